@@ -1,0 +1,45 @@
+# mammamia: two commands. `make run` serves the whole site; `make test` runs every test.
+# With DATABASE_URL / CELERY_BROKER_URL / EMAIL_URL set, both use those services;
+# otherwise they start embedded real ones (see mammamia/devservices.py).
+
+# Django 6 needs Python 3.12+: take the newest one we can find.
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 $$HOME/.pyenv/versions/3.13*/bin/python3 $$HOME/.pyenv/versions/3.12*/bin/python3 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEVSERVICES := $(BIN)/python -m mammamia.devservices --
+
+.PHONY: run test e2e bench lint check messages clean help
+
+help:
+	@echo "make run    - serve the site at http://127.0.0.1:8000 with a Celery worker and beat"
+	@echo "make test   - run the whole test suite against real PostgreSQL"
+	@echo "make e2e    - browser tests (Playwright + Debian chromium)"
+	@echo "make bench  - benchmark suite, writes bench/results.json and docs/benchmarks.md"
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is required (Django 6)."; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	DEBUG=$${DEBUG:-1} $(DEVSERVICES) $(BIN)/python -m mammamia.run
+
+test: $(STAMP)
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+check: $(STAMP)
+	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \
+		$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+messages: $(STAMP)
+	$(BIN)/python manage.py compilemessages_py
+
+clean:
+	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,50 @@
+"""Users and their preferences (profile fields live on the user row: one read per request)."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class NotifyMode(models.TextChoices):
+    ONCE_UNTIL_VISIT = "once", _("Once, until I visit the game")
+    EVERY_TIME = "every", _("Every time it is my move")
+    DAILY_DIGEST = "digest", _("A daily digest")
+    NEVER = "never", _("Never")
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        _("display name"), max_length=40, blank=True, help_text=_("Shown to other players. Defaults to your username.")
+    )
+    language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
+    time_zone = models.CharField(_("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
+    notify_mode = models.CharField(
+        _("e-mail when a game awaits me"), max_length=10, choices=NotifyMode.choices, default=NotifyMode.ONCE_UNTIL_VISIT
+    )
+    deadline_reminders = models.BooleanField(_("deadline reminders"), default=True)
+    # Set by the mailer when an address fails permanently; shown on the profile.
+    email_undeliverable_since = models.DateTimeField(_("e-mail undeliverable since"), null=True, blank=True)
+    # Vacation: deadlines pause until this moment.
+    away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def is_away(self, *, now=None) -> bool:
+        return self.away_until is not None and self.away_until > (now or timezone.now())
+
+    def __str__(self) -> str:
+        return self.public_name
