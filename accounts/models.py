@@ -27,7 +27,10 @@ class User(AbstractUser):
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
     time_zone = models.CharField(_("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
     notify_mode = models.CharField(
-        _("e-mail when a game awaits me"), max_length=10, choices=NotifyMode.choices, default=NotifyMode.ONCE_UNTIL_VISIT
+        _("e-mail when a game awaits me"),
+        max_length=10,
+        choices=NotifyMode.choices,
+        default=NotifyMode.ONCE_UNTIL_VISIT,
     )
     deadline_reminders = models.BooleanField(_("deadline reminders"), default=True)
     # Set by the mailer when an address fails permanently; shown on the profile.

