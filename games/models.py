@@ -1,0 +1,336 @@
+"""Storage of the play-by-web platform.
+
+Need to know is built into the tables:
+
+- ``GameState`` holds the full engine state (and the secret seed). Only
+  ``games.services`` loads it; no page, partial, API response, log line or
+  e-mail is ever built from it.
+- ``SeatView`` holds, per seat (and once for spectators, ``seat_number`` NULL),
+  ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``,
+  recomputed in the transaction that applies a move. A page for one viewer
+  loads that viewer's row only, so rendering code has no path to another
+  seat's cards.
+- ``Game`` itself holds nothing secret: the seed's SHA-256 from the start,
+  the seed itself only once the game has ended (``revealed_seed``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engines import get_engine
+
+# Seat colours per game, in seat order. Mamma Mia!'s follow its rules (seat 0
+# green, 1 red ...); Marumiere's avoid its card colours (red/blue/yellow/green).
+SEAT_COLOURS: dict[str, list[str]] = {
+    "mamma-mia": ["green", "red", "yellow", "purple", "brown"],
+    "konamon": ["orange", "teal", "pink", "navy"],
+    "marumiere": ["purple", "brown", "teal", "orange"],
+}
+DEFAULT_COLOURS = ["green", "red", "yellow", "purple", "brown", "teal", "orange", "pink", "navy"]
+
+COLOUR_LABELS = {
+    "green": pgettext_lazy("seat colour", "green"),
+    "red": pgettext_lazy("seat colour", "red"),
+    "yellow": pgettext_lazy("seat colour", "yellow"),
+    "purple": pgettext_lazy("seat colour", "purple"),
+    "brown": pgettext_lazy("seat colour", "brown"),
+    "teal": pgettext_lazy("seat colour", "teal"),
+    "orange": pgettext_lazy("seat colour", "orange"),
+    "pink": pgettext_lazy("seat colour", "pink"),
+    "navy": pgettext_lazy("seat colour", "navy"),
+}
+
+
+def seat_colours(slug: str, players: int) -> list[str]:
+    return (SEAT_COLOURS.get(slug) or DEFAULT_COLOURS)[:players]
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    ACTIVE = "active", _("In progress")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", _("Open: listed in the lobby")
+    PRIVATE = "private", _("Private: by invitation or link only")
+
+
+class TimeLimit(models.IntegerChoices):
+    """Per-move time limit, in hours (0: none)."""
+
+    NONE = 0, _("No time limit")
+    H12 = 12, _("12 hours")
+    D1 = 24, _("1 day")
+    D2 = 48, _("2 days")
+    D3 = 72, _("3 days")
+    D5 = 120, _("5 days")
+    D7 = 168, _("7 days")
+
+
+class MadeBy(models.TextChoices):
+    PLAYER = "player", _("player")
+    BOT = "bot", _("bot")
+    TIMEOUT = "timeout", _("timeout")
+
+
+class Game(models.Model):
+    engine_slug = models.CharField(_("game"), max_length=32, db_index=True)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    players = models.PositiveSmallIntegerField(_("seats"))
+    seed_sha256 = models.CharField(_("SHA-256 of the seed"), max_length=64)
+    # The seed itself lives in GameState until the end; copied here when the game ends.
+    revealed_seed = models.CharField(_("seed"), max_length=40, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
+    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    time_limit_hours = models.PositiveSmallIntegerField(
+        _("time limit per move"), choices=TimeLimit.choices, default=TimeLimit.NONE
+    )
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_games"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # engine.outcome(state) once finished: [{"seat", "rank", "score"}, ...].
+    outcome = models.JSONField(_("outcome"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [
+            models.Index(fields=["status", "visibility", "engine_slug", "-created_at"], name="games_lobby_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engine_name} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @cached_property
+    def engine(self):
+        return get_engine(self.engine_slug)
+
+    @property
+    def engine_name(self) -> str:
+        try:
+            return self.engine.name
+        except KeyError:
+            return self.engine_slug
+
+    @property
+    def time_limit(self) -> dt.timedelta | None:
+        return dt.timedelta(hours=self.time_limit_hours) if self.time_limit_hours else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == GameStatus.OPEN
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == GameStatus.ACTIVE
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility == Visibility.PUBLIC
+
+
+class GameState(models.Model):
+    """The full engine state: server-only, loaded by games.services alone."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="state_row")
+    seed = models.CharField(max_length=40)  # decimal digits of a 128-bit number
+    state = models.JSONField(null=True, blank=True)  # None until the game starts
+
+    class Meta:
+        verbose_name = _("game state")
+        verbose_name_plural = _("game states")
+
+    def __str__(self) -> str:
+        return f"state of game {self.game_id}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # None until the game starts; then 0..players-1, drawn from the seed.
+    number = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    join_order = models.PositiveSmallIntegerField(_("join order"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+    colour = models.CharField(_("colour"), max_length=16, blank=True)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+    dropped_out = models.BooleanField(_("dropped out"), default=False)
+    # Maintained by services.do_play_move from engine.waiting_for.
+    awaited = models.BooleanField(_("awaited"), default=False)
+    awaited_since = models.DateTimeField(_("awaited since"), null=True, blank=True)
+    # awaited_since + the game's time limit; the deadline code may move it (vacations).
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Set when the player opens the game page ("once until I visit").
+    last_seen_version = models.PositiveIntegerField(_("last seen version"), default=0)
+    last_visited_at = models.DateTimeField(_("last visited"), null=True, blank=True)
+    # Written once the game has ended, for match history in SQL.
+    final_rank = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    final_score = models.FloatField(_("score"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["number", "join_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="games_seat_unique_number"),
+            models.UniqueConstraint(fields=["game", "join_order"], name="games_seat_unique_join_order"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="games_seat_unique_user"
+            ),
+            models.CheckConstraint(condition=Q(is_bot=True) | Q(user__isnull=False), name="games_seat_user_or_bot"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "awaited"], name="games_seat_awaited_idx", condition=Q(awaited=True)),
+            models.Index(fields=["deadline_at"], name="games_seat_deadline_idx", condition=Q(awaited=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.number}"
+
+    @property
+    def name(self) -> str:
+        if self.user_id is not None:
+            return self.user.public_name
+        return str(_("Bot {n}").format(n=(self.number if self.number is not None else self.join_order) + 1))
+
+
+class SeatView(models.Model):
+    """One seat's (or the spectators') view and legal moves at the current version.
+
+    The view is stored without its ``log``: ``log_tail`` keeps the last events
+    for pages (constant size whatever the game's length) and ``log`` the whole
+    list for the "full log" page and the API (deferred elsewhere).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_views")
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)  # None: spectators
+    view = models.JSONField(default=dict)
+    legal_moves = models.JSONField(default=list)
+    log_tail = models.JSONField(default=list)
+    log_size = models.PositiveIntegerField(default=0)
+    log = models.JSONField(default=list)
+    # Game version when this row's view last changed (cheap "anything new for me?").
+    view_version = models.PositiveIntegerField(default=0)
+    # Game version when this seat last moved or its legal moves last changed: a
+    # move prepared at an older version is stale (see services.check_play_move).
+    moves_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("seat view")
+        verbose_name_plural = _("seat views")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat_number"], nulls_distinct=False, name="games_seatview_unique_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{'spectator' if self.seat_number is None else self.seat_number}"
+
+    def full_view(self) -> dict:
+        """The engine's view as it was computed, log included (loads the ``log`` column)."""
+        return {**self.view, "log": self.log}
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    sequence = models.PositiveIntegerField(_("number"))  # 1-based; equals the version it produced
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    move = models.JSONField(_("move"))
+    made_by = models.CharField(_("made by"), max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+    idempotency_key = models.UUIDField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        ordering = ["game", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="games_move_unique_sequence"),
+            models.UniqueConstraint(fields=["game", "idempotency_key"], name="games_move_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.sequence}"
+
+
+class GameEvent(models.Model):
+    """A platform event (not an engine event), public to everyone at the table.
+
+    ``log_positions`` maps each viewer ("0", "1", ... and "spectator") to the
+    length of that viewer's engine log when the event happened, so each log
+    shows it at the right place; it holds counts only, never cards.
+    """
+
+    class Kind(models.TextChoices):
+        JOINED = "joined", _("joined")
+        LEFT = "left", _("left")
+        STARTED = "started", _("started")
+        TIMEOUT = "timeout", _("timeout")
+        DROPPED_OUT = "dropped_out", _("dropped out")
+        CANCELLED = "cancelled", _("cancelled")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=150, blank=True)  # the player's public name at the time
+    version = models.PositiveIntegerField(default=0)
+    log_positions = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+        ordering = ["game", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.kind}"
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_invitations")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="sent_game_invitations"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    token = models.UUIDField(default=uuid.uuid4, editable=False, unique=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="games_invitation_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.user_id}"

@@ -1,0 +1,123 @@
+"""Typed refusals of the platform, each with a translated message and an HTTP status.
+
+Views turn them into a re-rendered page with the message, the API into
+``{"error": code, "detail": message}`` with ``status``.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+class GameError(Exception):
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message()
+        super().__init__(self.message)
+
+    def default_message(self) -> str:
+        return _("That is not possible.")
+
+
+class StaleVersion(GameError):
+    code = "stale"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("The game has moved on since you loaded the page.")
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+    status = 403
+
+    def default_message(self) -> str:
+        return _("It is not your move.")
+
+
+class NotSeated(GameError):
+    code = "not_seated"
+    status = 403
+
+    def default_message(self) -> str:
+        return _("You do not have a seat at this game.")
+
+
+class GameNotActive(GameError):
+    code = "not_active"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("This game is not in progress.")
+
+
+class GameNotOpen(GameError):
+    code = "not_open"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("This game is no longer open for players.")
+
+
+class GameFull(GameError):
+    code = "full"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("Every seat at this game is taken.")
+
+
+class AlreadySeated(GameError):
+    code = "already_seated"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("You already have a seat at this game.")
+
+
+class NotAllowed(GameError):
+    code = "forbidden"
+    status = 403
+
+    def default_message(self) -> str:
+        return _("You may not do that.")
+
+
+class BadInput(GameError):
+    code = "invalid"
+    status = 400
+
+    def default_message(self) -> str:
+        return _("That input is not valid.")
+
+
+class IllegalMove(GameError):
+    """The engine refused the move (or it is not among the stored legal moves).
+
+    ``engine_error`` is the engine's ``IllegalMove`` when there is one; the
+    message comes from ``games.ui.illegal_move_message`` in the reader's language.
+    """
+
+    code = "illegal_move"
+    status = 400
+
+    def __init__(self, message: str | None = None, *, engine_error: Exception | None = None) -> None:
+        self.engine_error = engine_error
+        if message is None and engine_error is not None:
+            message = illegal_move_text(engine_error)
+        super().__init__(message)
+
+    def default_message(self) -> str:
+        return _("That move is not allowed now.")
+
+
+def illegal_move_text(engine_error: Exception) -> str:
+    """The engine's refusal in the reader's language (the UI's catalogue), else a generic one."""
+    try:
+        from games.ui import illegal_move_message
+
+        return str(illegal_move_message(engine_error))
+    except Exception:  # noqa: BLE001 - a missing or failing catalogue must not turn a refusal into a 500
+        return _("That move is not allowed now.")

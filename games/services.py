@@ -1,0 +1,787 @@
+"""Writes of the games platform (reads live in games.selectors).
+
+A move flows: ``check_play_move`` locks the game row, checks version, seat,
+turn and the stored legal moves, then ``do_play_move`` applies the engine and
+writes the Move, the state and every SeatView in the same transaction. Bots
+move later from a Celery task (``play_bot_turns``), never in someone's request.
+
+Staleness: ``expected_version`` is the game version the player's page showed.
+A move is stale when, since then, that seat moved or its legal moves changed
+(``SeatView.moves_version``): another player's move that leaves my choices as
+they were (a Konamon! neighbour choosing at the same time) does not make my
+form stale, while two submissions for the same turn can never both apply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+
+from games import signals
+from games.engines import ENGINE_MODULES, get_engine
+from games.engines import IllegalMove as EngineIllegalMove
+from games.exceptions import (
+    AlreadySeated,
+    BadInput,
+    GameFull,
+    GameNotActive,
+    GameNotOpen,
+    IllegalMove,
+    NotAllowed,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
+from games.models import (
+    Game,
+    GameEvent,
+    GameState,
+    GameStatus,
+    Invitation,
+    MadeBy,
+    Move,
+    Seat,
+    SeatView,
+    TimeLimit,
+    Visibility,
+    seat_colours,
+)
+
+logger = logging.getLogger(__name__)
+
+LOG_TAIL = 30  # engine log events kept on each SeatView for pages
+BOT_MOVES_PER_TASK = 200  # a bot task re-queues itself after this many moves
+TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
+DROP_OUT_AFTER_TIMEOUTS = 3
+INVITE_SALT = "games.invite"
+
+SPECTATOR_KEY = "spectator"
+
+
+# Small helpers ---------------------------------------------------------------
+
+
+def new_seed() -> int:
+    """A fresh 128-bit random number."""
+    return secrets.randbits(128)
+
+
+def seed_sha256(seed: int | str) -> str:
+    """What the game page shows from the start: SHA-256 of the seed's decimal digits."""
+    return hashlib.sha256(str(int(seed)).encode()).hexdigest()
+
+
+def seat_order(seed: int | str, players: int) -> list[int]:
+    """Which join position sits in which seat: ``order[seat] = join position``, drawn from the seed."""
+    digest = hashlib.sha256(f"{int(seed)}:seats".encode()).digest()
+    order = list(range(players))
+    random.Random(int.from_bytes(digest[:16], "big")).shuffle(order)
+    return order
+
+
+def invite_token(game: Game) -> str:
+    """A signed token for the invitation link of ``game``."""
+    return signing.dumps(game.pk, salt=INVITE_SALT, compress=True)
+
+
+def game_id_from_invite(token: str) -> int | None:
+    try:
+        value = signing.loads(token, salt=INVITE_SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) else None
+
+
+def _viewer_key(seat_number: int | None) -> str:
+    return SPECTATOR_KEY if seat_number is None else str(seat_number)
+
+
+def _split_view(view: dict) -> tuple[dict, list]:
+    view = dict(view)
+    log = view.pop("log", None) or []
+    return view, log
+
+
+def clean_options(engine, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Options a player may choose (the engine's ``options``), validated; ``BadInput`` otherwise."""
+    options = dict(options or {})
+    for name, value in options.items():
+        if name not in engine.options or value not in engine.options[name]:
+            raise BadInput()
+    return options
+
+
+# Loading a game under its lock -----------------------------------------------
+
+
+@dataclass
+class Table:
+    """A game row locked FOR UPDATE with everything a move needs."""
+
+    game: Game
+    seats: list[Seat]
+    views: dict[int | None, SeatView] = field(default_factory=dict)
+    state_row: GameState | None = None
+
+    def seat(self, number: int) -> Seat:
+        for seat in self.seats:
+            if seat.number == number:
+                return seat
+        raise NotSeated()
+
+    def seat_of(self, user) -> Seat | None:
+        for seat in self.seats:
+            if seat.user_id == user.pk:
+                return seat
+        return None
+
+
+def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
+    """Lock the game row and load its seats, seat views and (optionally) state: 3-4 queries."""
+    qs = Game.objects.select_for_update(of=("self",))
+    if with_state:
+        qs = qs.select_related("state_row")
+    try:
+        game = qs.get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise NotSeated() from None
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
+    table = Table(game=game, seats=seats)
+    if game.status != GameStatus.OPEN:
+        table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log", "log_tail")}
+    if with_state:
+        table.state_row = game.state_row
+    return table
+
+
+# Computing views ---------------------------------------------------------------
+
+
+def _compute_views(engine, state: dict, players: int) -> dict[int | None, tuple[dict, list, list]]:
+    """Per viewer: (view without log, log, legal moves)."""
+    result: dict[int | None, tuple[dict, list, list]] = {}
+    for seat_number in [*range(players), None]:
+        view, log = _split_view(engine.view(state, seat_number))
+        legal = engine.legal_moves(state, seat_number) if seat_number is not None else []
+        result[seat_number] = (view, log, legal)
+    return result
+
+
+def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> None:
+    """Update (or create) every SeatView row from freshly computed views: one query."""
+    to_update, to_create = [], []
+    for seat_number, (view, log, legal) in computed.items():
+        row = table.views.get(seat_number)
+        creating = row is None
+        if creating:
+            row = SeatView(game=table.game, seat_number=seat_number)
+        view_changed = creating or row.view != view or row.log_size != len(log)
+        moves_changed = creating or seat_number in movers or row.legal_moves != legal
+        row.view = view
+        row.log = log
+        row.log_tail = log[-LOG_TAIL:]
+        row.log_size = len(log)
+        row.legal_moves = legal
+        if view_changed:
+            row.view_version = version
+        if moves_changed:
+            row.moves_version = version
+        (to_create if creating else to_update).append(row)
+        table.views[seat_number] = row
+    if to_create:
+        SeatView.objects.bulk_create(to_create)
+    if to_update:
+        SeatView.objects.bulk_update(
+            to_update, ["view", "log", "log_tail", "log_size", "legal_moves", "view_version", "moves_version"]
+        )
+
+
+def _update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) -> list[Seat]:
+    """Set ``awaited`` / ``awaited_since`` / ``deadline_at`` from ``waiting``; the newly awaited seats."""
+    limit = table.game.time_limit
+    waiting_set = set(waiting)
+    newly, changed = [], []
+    for seat in table.seats:
+        now_awaited = seat.number in waiting_set
+        if now_awaited and (not seat.awaited or seat.number in movers):
+            seat.awaited, seat.awaited_since = True, now
+            seat.deadline_at = now + limit if limit else None
+            newly.append(seat)
+            changed.append(seat)
+        elif not now_awaited and seat.awaited:
+            seat.awaited, seat.awaited_since, seat.deadline_at = False, None, None
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["awaited", "awaited_since", "deadline_at"])
+    return newly
+
+
+def _add_event(table: Table, kind: str, seat: Seat | None = None) -> GameEvent:
+    positions = {_viewer_key(number): row.log_size for number, row in table.views.items()}
+    return GameEvent.objects.create(
+        game=table.game,
+        kind=kind,
+        seat_number=seat.number if seat is not None else None,
+        name=seat.name if seat is not None else "",
+        version=table.game.version,
+        log_positions=positions,
+    )
+
+
+def _schedule_bots(table: Table) -> None:
+    """After commit, queue the bot task if a bot seat is awaited."""
+    game = table.game
+    if game.status != GameStatus.ACTIVE or not any(s.awaited and s.is_bot for s in table.seats):
+        return
+    game_id, version = game.pk, game.version
+
+    def queue() -> None:
+        from games.tasks import play_bot_moves
+
+        play_bot_moves.apply_async(args=[game_id, version], countdown=settings.BOT_MOVE_DELAY_SECONDS)
+
+    transaction.on_commit(queue)
+
+
+# Creating, joining, leaving ----------------------------------------------------
+
+
+@transaction.atomic
+def create_game(
+    *,
+    user,
+    engine_slug: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    time_limit_hours: int = TimeLimit.NONE,
+    visibility: str = Visibility.PUBLIC,
+    bots: int = 0,
+    allow_stacked_deal: bool = False,
+) -> Game:
+    """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
+
+    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
+    """
+    if engine_slug not in ENGINE_MODULES:
+        raise BadInput()
+    engine = get_engine(engine_slug)
+    options = dict(options or {})
+    deal = options.pop("deal", None)
+    options = clean_options(engine, options)
+    if deal is not None:
+        if not allow_stacked_deal:
+            raise BadInput()
+        options["deal"] = deal
+    if not isinstance(players, int) or not engine.min_players <= players <= engine.max_players:
+        raise BadInput()
+    if not isinstance(bots, int) or not 0 <= bots < players:
+        raise BadInput()
+    if time_limit_hours not in TimeLimit.values or visibility not in Visibility.values:
+        raise BadInput()
+    try:
+        engine.setup(players, seed=0, options=options)
+    except ValueError:
+        raise BadInput() from None
+
+    seed = new_seed()
+    game = Game.objects.create(
+        engine_slug=engine_slug,
+        options=options,
+        players=players,
+        seed_sha256=seed_sha256(seed),
+        visibility=visibility,
+        time_limit_hours=time_limit_hours,
+        created_by=user,
+    )
+    GameState.objects.create(game=game, seed=str(seed))
+    seats = [Seat(game=game, user=user, join_order=0)]
+    seats += [Seat(game=game, is_bot=True, join_order=i + 1) for i in range(bots)]
+    Seat.objects.bulk_create(seats)
+    table = Table(game=game, seats=list(Seat.objects.filter(game=game).select_related("user")))
+    if len(table.seats) == players:
+        _start(table)
+    return game
+
+
+@transaction.atomic
+def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
+    """Take a free seat; the game starts when the last seat is taken.
+
+    Private games need an invitation for ``user`` or a valid invitation link token.
+    """
+    table = _lock_table(game_id, with_state=False)
+    game = table.game
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if table.seat_of(user) is not None:
+        raise AlreadySeated()
+    invitation = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).first()
+    if game.visibility == Visibility.PRIVATE and invitation is None and game_id_from_invite(invite or "") != game.pk:
+        raise NotAllowed()
+    if len(table.seats) >= game.players:
+        raise GameFull()
+    join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
+    seat = Seat.objects.create(game=game, user=user, join_order=join_order)
+    seat.user = user
+    table.seats.append(seat)
+    if invitation is not None:
+        invitation.status = Invitation.Status.ACCEPTED
+        invitation.save(update_fields=["status"])
+    _add_event(table, GameEvent.Kind.JOINED, seat)
+    if len(table.seats) == game.players:
+        table.state_row = GameState.objects.get(game=game)
+        _start(table)
+    return seat
+
+
+@transaction.atomic
+def leave_game(*, user, game_id: int) -> None:
+    """Give up one's seat before the start (the creator cancels instead)."""
+    table = _lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    seat = table.seat_of(user)
+    if seat is None:
+        raise NotSeated()
+    if table.game.created_by_id == user.pk:
+        raise NotAllowed()
+    seat.delete()
+    GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+
+
+@transaction.atomic
+def cancel_game(*, user, game_id: int) -> None:
+    """The creator calls an open game off."""
+    table = _lock_table(game_id, with_state=False)
+    game = table.game
+    if game.created_by_id != user.pk:
+        raise NotAllowed()
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    game.status = GameStatus.CANCELLED
+    game.save(update_fields=["status"])
+    Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
+    GameEvent.objects.create(game=game, kind=GameEvent.Kind.CANCELLED)
+    signals.game_cancelled.send(sender=Game, game=game)
+
+
+@transaction.atomic
+def invite_user(*, user, game_id: int, username: str) -> Invitation:
+    """A seated player invites another user by username to an open game."""
+    table = _lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if table.seat_of(user) is None:
+        raise NotSeated()
+    from django.utils.translation import gettext as _
+
+    invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
+    if invitee is None:
+        raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    if table.seat_of(invitee) is not None:
+        raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
+    invitation, created = Invitation.objects.get_or_create(game=table.game, user=invitee, defaults={"invited_by": user})
+    if not created:
+        if invitation.status == Invitation.Status.PENDING:
+            raise BadInput(_("%(name)s is already invited.") % {"name": invitee.public_name})
+        invitation.status, invitation.invited_by = Invitation.Status.PENDING, user
+        invitation.save(update_fields=["status", "invited_by"])
+    signals.invitation_created.send(sender=Game, invitation=invitation)
+    return invitation
+
+
+def decline_invitation(*, user, invitation_id: int) -> None:
+    updated = Invitation.objects.filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.DECLINED
+    )
+    if not updated:
+        raise NotAllowed()
+
+
+def _start(table: Table) -> None:
+    """Draw the seat order from the seed, set the engine up and write every view."""
+    game = table.game
+    state_row = table.state_row or GameState.objects.get(game=game)
+    table.state_row = state_row
+    seed = int(state_row.seed)
+    by_join = sorted(table.seats, key=lambda s: s.join_order)
+    order = seat_order(seed, game.players)
+    colours = seat_colours(game.engine_slug, game.players)
+    seats = []
+    for number, join_position in enumerate(order):
+        seat = by_join[join_position]
+        seat.number, seat.colour = number, colours[number] if number < len(colours) else ""
+        seats.append(seat)
+    Seat.objects.bulk_update(seats, ["number", "colour"])
+    table.seats = seats
+
+    engine = game.engine
+    state = engine.setup(game.players, seed=seed, options=game.options)
+    state_row.state = state
+    state_row.save(update_fields=["state"])
+    now = timezone.now()
+    game.status, game.started_at = GameStatus.ACTIVE, now
+    game.save(update_fields=["status", "started_at"])
+    _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=set())
+    newly = _update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
+    _add_event(table, GameEvent.Kind.STARTED)
+    signals.game_started.send(sender=Game, game=game, seats=list(table.seats))
+    signals.game_advanced.send(sender=Game, game=game, newly_awaited_seats=newly, moves=[])
+    _schedule_bots(table)
+
+
+# Moves -----------------------------------------------------------------------
+
+
+@dataclass
+class MoveResult:
+    game: Game
+    move: Move | None
+    replayed: bool = False  # the idempotency key had been applied already: nothing changed
+
+
+def _parse_key(idempotency_key) -> uuid.UUID | None:
+    if idempotency_key in (None, ""):
+        return None
+    try:
+        return idempotency_key if isinstance(idempotency_key, uuid.UUID) else uuid.UUID(str(idempotency_key))
+    except (ValueError, TypeError, AttributeError):
+        raise BadInput() from None
+
+
+def _parse_version(expected_version) -> int:
+    if isinstance(expected_version, bool):
+        raise BadInput()
+    try:
+        version = int(expected_version)
+    except (ValueError, TypeError):
+        raise BadInput() from None
+    if version < 0:
+        raise BadInput()
+    return version
+
+
+def check_play_move(*, user, game_id, move, expected_version, idempotency_key=None) -> MoveResult:
+    """Check and apply ``user``'s move in one transaction; raises a ``GameError`` and changes nothing otherwise.
+
+    A replay of an idempotency key already applied for the same seat returns
+    ``replayed=True`` and changes nothing.
+    """
+    key = _parse_key(idempotency_key)
+    version = _parse_version(expected_version)
+    with transaction.atomic():
+        table = _lock_table(game_id)
+        game = table.game
+        seat = table.seat_of(user)
+        if key is not None:
+            done = Move.objects.filter(game=game, idempotency_key=key).first()
+            if done is not None:
+                if seat is not None and done.seat_number == seat.number:
+                    return MoveResult(game=game, move=done, replayed=True)
+                raise StaleVersion()
+        if seat is None:
+            raise NotSeated()
+        if game.status != GameStatus.ACTIVE:
+            raise GameNotActive()
+        seat_view = table.views[seat.number]
+        if version > game.version or version < seat_view.moves_version:
+            raise StaleVersion()
+        if not seat.awaited:
+            raise NotYourTurn()
+        if seat.is_bot:
+            from django.utils.translation import gettext as _
+
+            raise NotYourTurn(_("The bot plays this seat now."))
+        try:
+            canonical = seat_view.legal_moves[seat_view.legal_moves.index(move)]
+        except ValueError:
+            raise _refusal(game, table.state_row.state, seat.number, move) from None
+        applied = do_play_move(table=table, seat=seat, move=canonical, made_by=MadeBy.PLAYER, idempotency_key=key)
+        _schedule_bots(table)
+        return MoveResult(game=game, move=applied)
+
+
+def _refusal(game: Game, state: dict, seat_number: int, move: dict) -> IllegalMove:
+    """The engine's own reason for refusing ``move`` (translated), or a generic one."""
+    try:
+        game.engine.play(state, seat_number, move)
+    except EngineIllegalMove as exc:
+        return IllegalMove(engine_error=exc)
+    except Exception:  # noqa: BLE001 - whatever the engine thinks of garbage, it stays a refusal
+        logger.info("engine raised on a refused move in game %s", game.pk, exc_info=True)
+    return IllegalMove()
+
+
+def do_play_move(
+    *,
+    game: Game | None = None,
+    seat: Seat,
+    move: dict,
+    made_by: str,
+    table: Table | None = None,
+    idempotency_key: uuid.UUID | None = None,
+) -> Move:
+    """Apply a checked move: the engine, the Move row, the state, every SeatView and the awaited seats.
+
+    Must run inside the transaction that locked the game (``table`` from
+    ``_lock_table``); sends ``game_advanced`` (and ``game_finished``) inside it.
+    """
+    if table is None:
+        table = _lock_table(game.pk)
+    game = table.game
+    engine = game.engine
+    state_row = table.state_row
+    try:
+        state = engine.play(state_row.state, seat.number, move)
+    except EngineIllegalMove as exc:
+        raise IllegalMove(engine_error=exc) from exc
+    now = timezone.now()
+    game.version += 1
+    # The row lock makes the sequence (and the idempotency key, checked under it) unique.
+    applied = Move.objects.create(
+        game=game,
+        sequence=game.version,
+        seat_number=seat.number,
+        move=move,
+        made_by=made_by,
+        idempotency_key=idempotency_key,
+    )
+    state_row.state = state
+    state_row.save(update_fields=["state"])
+    movers = {seat.number}
+    _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=movers)
+    over = engine.is_over(state)
+    waiting = [] if over else engine.waiting_for(state)
+    newly = _update_awaited(table, waiting, movers=movers, now=now)
+    fields = ["version"]
+    if over:
+        _finish(table, state, now)
+        fields += ["status", "finished_at", "outcome", "revealed_seed"]
+    game.save(update_fields=fields)
+    signals.game_advanced.send(sender=Game, game=game, newly_awaited_seats=newly, moves=[applied])
+    if over:
+        signals.game_finished.send(sender=Game, game=game)
+    return applied
+
+
+def _finish(table: Table, state: dict, now) -> None:
+    game = table.game
+    outcome = game.engine.outcome(state)
+    game.status, game.finished_at, game.outcome = GameStatus.FINISHED, now, outcome
+    game.revealed_seed = table.state_row.seed
+    by_number = {row["seat"]: row for row in outcome}
+    for seat in table.seats:
+        row = by_number.get(seat.number, {})
+        seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
+    Seat.objects.bulk_update(table.seats, ["final_rank", "final_score"])
+
+
+# Bots and timeouts -----------------------------------------------------------------
+
+
+def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
+    """Play ``engine.bot_move`` for awaited bot seats, one transaction per move; the number played.
+
+    Returns at once if the game is no longer at ``expected_version`` (someone
+    else moved: whoever did queued the bots again) or has ended. Re-queues the
+    task after ``BOT_MOVES_PER_TASK`` moves if bots are still awaited.
+    """
+    played = 0
+    while played < BOT_MOVES_PER_TASK:
+        with transaction.atomic():
+            table = _lock_table(game_id)
+            game = table.game
+            if game.status != GameStatus.ACTIVE:
+                return played
+            if expected_version is not None and game.version != expected_version:
+                return played
+            bots = [s for s in table.seats if s.awaited and s.is_bot]
+            if not bots:
+                return played
+            seat = bots[0]
+            move = game.engine.bot_move(table.state_row.state, seat.number)
+            do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.BOT)
+            played += 1
+            expected_version = game.version
+            if played == BOT_MOVES_PER_TASK:
+                _schedule_bots(table)
+    return played
+
+
+def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) -> list[Move]:
+    """Time ran out for ``seat_number``: the bot plays for it (recorded as ``timeout``).
+
+    Called by the deadline code with the version it saw; does nothing (returns
+    ``[]``) if the game has moved on, ended, or no longer awaits that seat. The
+    bot keeps playing while the game awaits that same seat (a Konamon! card's
+    steps are one turn). One timeout is counted; after the third the seat is
+    handed to the bot for good (``is_bot``, ``dropped_out``; the user stays for
+    history). Each is logged as a platform event everyone sees.
+    """
+    with transaction.atomic():
+        table = _lock_table(game_id)
+        game = table.game
+        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+            return []
+        try:
+            seat = table.seat(seat_number)
+        except NotSeated:
+            return []
+        if not seat.awaited:
+            return []
+        moves = []
+        while seat.awaited and game.status == GameStatus.ACTIVE and len(moves) < TIMEOUT_MOVES_CAP:
+            move = game.engine.bot_move(table.state_row.state, seat.number)
+            moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
+        seat.timeouts += 1
+        dropped = not seat.is_bot and seat.timeouts >= DROP_OUT_AFTER_TIMEOUTS
+        fields = ["timeouts"]
+        if dropped:
+            seat.is_bot, seat.dropped_out = True, True
+            fields += ["is_bot", "dropped_out"]
+        seat.save(update_fields=fields)
+        _add_event(table, GameEvent.Kind.TIMEOUT, seat)
+        if dropped:
+            _add_event(table, GameEvent.Kind.DROPPED_OUT, seat)
+        signals.seat_timed_out.send(sender=Game, game=game, seat=seat, dropped_out=dropped)
+        _schedule_bots(table)
+        return moves
+
+
+# Visits ------------------------------------------------------------------------
+
+
+def mark_visited(*, seat_id: int, version: int) -> None:
+    """The player opened the game page at ``version`` (for "once until I visit")."""
+    Seat.objects.filter(pk=seat_id).update(last_seen_version=version, last_visited_at=timezone.now())
+
+
+# Replaying from the move log ------------------------------------------------------
+
+
+def final_state(game: Game) -> dict:
+    """The full state of a FINISHED game (for "every hand revealed"); nothing is secret any more."""
+    if game.status != GameStatus.FINISHED:
+        raise GameNotActive()
+    return GameState.objects.only("state").get(game=game).state
+
+
+def initial_state(game: Game) -> dict:
+    """The state right after set-up, from the stored seed (server-side only)."""
+    seed = int(GameState.objects.only("seed").get(game=game).seed)
+    return game.engine.setup(game.players, seed=seed, options=game.options)
+
+
+def replay_states(game: Game) -> Iterator[tuple[Move | None, dict]]:
+    """Every state of the game from the seed and the move log: (move that led to it, state)."""
+    engine = game.engine
+    state = initial_state(game)
+    yield None, state
+    for move in Move.objects.filter(game=game).order_by("sequence").iterator():
+        state = engine.play(state, move.seat_number, move.move)
+        yield move, state
+
+
+def replay_step(game: Game, step: int) -> tuple[dict, Move | None, int]:
+    """State after ``step`` moves of a FINISHED game (the replay page): (state, last move, number of moves).
+
+    Rebuilt from the seed on each request; before the end no replay exists.
+    """
+    if game.status != GameStatus.FINISHED:
+        raise GameNotActive()
+    total = game.version
+    step = max(0, min(step, total))
+    engine = game.engine
+    state = initial_state(game)
+    last = None
+    for move in Move.objects.filter(game=game, sequence__lte=step).order_by("sequence").iterator():
+        state = engine.play(state, move.seat_number, move.move)
+        last = move
+    return state, last, total
+
+
+@dataclass
+class SnapshotReport:
+    game_id: int
+    problems: list[str]
+
+
+def check_snapshot(game: Game) -> SnapshotReport:
+    """Rebuild ``game`` from seed + options + moves and compare with the stored state and views."""
+    problems: list[str] = []
+    if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
+        return SnapshotReport(game.pk, problems)
+    engine = game.engine
+    state_row = GameState.objects.get(game=game)
+    if seed_sha256(state_row.seed) != game.seed_sha256:
+        problems.append("seed does not match its SHA-256")
+    count = 0
+    state = None
+    try:
+        for _move, replayed in replay_states(game):
+            state = replayed
+            count += 1
+    except EngineIllegalMove as exc:
+        problems.append(f"move {count} no longer applies: {exc}")
+        return SnapshotReport(game.pk, problems)
+    if count - 1 != game.version:
+        problems.append(f"{count - 1} moves stored but version is {game.version}")
+    if state != state_row.state:
+        problems.append("stored state differs from the replayed one")
+    expected = _compute_views(engine, state, game.players)
+    stored = {row.seat_number: row for row in SeatView.objects.filter(game=game)}
+    for number, (view, log, legal) in expected.items():
+        row = stored.get(number)
+        if row is None:
+            problems.append(f"no stored view for {_viewer_key(number)}")
+        elif row.view != view or row.log != log or row.legal_moves != legal:
+            problems.append(f"stored view of {_viewer_key(number)} differs")
+    waiting = set() if engine.is_over(state) else set(engine.waiting_for(state))
+    awaited = set(Seat.objects.filter(game=game, awaited=True).values_list("number", flat=True))
+    if waiting != awaited:
+        problems.append(f"awaited seats {sorted(awaited)} but the engine waits for {sorted(waiting)}")
+    if game.status == GameStatus.FINISHED and game.outcome != engine.outcome(state):
+        problems.append("stored outcome differs")
+    return SnapshotReport(game.pk, problems)
+
+
+def verify_deal(game: Game) -> list[str]:
+    """For a finished game: the revealed seed matches its SHA-256, and the seat order, the deal and the
+    whole game follow from it. Uses only what is public after the end (seed, options, moves)."""
+    problems: list[str] = []
+    if game.status != GameStatus.FINISHED or not game.revealed_seed:
+        return ["the game has not finished: its seed is still secret"]
+    seed = int(game.revealed_seed)
+    if seed_sha256(seed) != game.seed_sha256:
+        problems.append("the revealed seed does not match the SHA-256 shown from the start")
+    seats = list(Seat.objects.filter(game=game))
+    by_join = sorted(seats, key=lambda s: s.join_order)
+    order = seat_order(seed, game.players)
+    for number, join_position in enumerate(order):
+        if by_join[join_position].number != number:
+            problems.append(f"seat {number} is not the one the seed draws")
+    engine = game.engine
+    state = engine.setup(game.players, seed=seed, options=game.options)
+    for move in Move.objects.filter(game=game).order_by("sequence").iterator():
+        try:
+            state = engine.play(state, move.seat_number, move.move)
+        except EngineIllegalMove as exc:
+            problems.append(f"move {move.sequence} does not apply to the re-run deal: {exc}")
+            return problems
+    if engine.outcome(state) != game.outcome:
+        problems.append("the re-run game ends with a different outcome")
+    if state != GameState.objects.get(game=game).state:
+        problems.append("the re-run game ends in a different state than the one played")
+    return problems
