@@ -903,7 +903,11 @@ class Konamon(Engine):
             "over": phase == "over",
         }
         if with_log:
-            view["log"] = [dict(event) for event in state["log"] if "only" not in event or seat in event["only"]]
+            view["log"] = [
+                {key: list(value) if isinstance(value, list) else value for key, value in event.items()}
+                for event in state["log"]
+                if "only" not in event or seat in event["only"]
+            ]
         return view
 
     @staticmethod
