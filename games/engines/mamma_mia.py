@@ -941,12 +941,14 @@ class MammaMia(Engine):
         expected = ["turn"] if state["phase"] == 1 else ["bake", "decline"]
         if not isinstance(move["type"], str) or move["type"] not in expected:
             raise _illegal("wrong_move", expected=expected)
-        new = copy_state(state)
         if state["phase"] == 1:
             check_turn(state, seat, move)
+            new = copy_state(state)
             play_turn(new, seat, move)
         else:
-            decide(new, seat, check_decision(state, seat, move))
+            way = check_decision(state, seat, move)
+            new = copy_state(state)
+            decide(new, seat, way)
         return new
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
