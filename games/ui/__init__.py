@@ -1,0 +1,68 @@
+"""The per-game UI: tables, move forms, log sentences and move errors for people.
+
+The platform calls exactly this::
+
+    ui = get_ui(slug)
+    ctx = ui.page_context(view=view, legal_moves=legal_moves, seat=seat, players=players)
+    # include ui.table_template and ui.moves_template with ctx (all under the key "gameui")
+    move = ui.parse_move(request.POST, legal_moves=legal_moves)   # or BadMoveInput
+    describe_event(slug, event, players)                            # escaped, translated sentence
+    illegal_move_message(exc)                                        # translated IllegalMove text
+    ui.revealed_hands(state)                                         # once the game is over
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from games.ui.base import BadMoveInput, GameUI, generic_event_text
+from games.ui.messages import COMMON_TEMPLATES, render_message
+
+__all__ = ["BadMoveInput", "GameUI", "describe_event", "get_ui", "illegal_move_message"]
+
+_UI_CLASSES = {
+    "mamma-mia": ("games.ui.mamma_mia", "MammaMiaUI"),
+    "konamon": ("games.ui.konamon", "KonamonUI"),
+    "marumiere": ("games.ui.marumiere", "MarumiereUI"),
+}
+_loaded: dict[str, GameUI] = {}
+
+
+def get_ui(slug: str) -> GameUI:
+    """The UI of a game slug; ``KeyError`` for an unknown slug."""
+    if slug not in _loaded:
+        module_name, class_name = _UI_CLASSES[slug]
+        _loaded[slug] = getattr(importlib.import_module(module_name), class_name)()
+    return _loaded[slug]
+
+
+def describe_event(slug: str, event: Mapping[str, Any], players: list[dict[str, Any]]) -> SafeString:
+    """One structured log event as a translated, HTML-escaped sentence naming players and cards."""
+    if slug not in _UI_CLASSES:
+        return mark_safe(escape(generic_event_text(event, players)))  # noqa: S308 - escaped
+    return get_ui(slug).describe_event(event, players=players)
+
+
+def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:
+    """An engine ``IllegalMove`` in the reader's language; ``str(exc)`` for a code nobody knows.
+
+    ``slug`` (optional) names the game whose codes to try first; without it the
+    common codes, then every game's, are tried in turn (codes shared by games
+    mean the same thing).
+    """
+    tables = []
+    if slug in _UI_CLASSES:
+        ui = get_ui(slug)
+        tables.append((ui.message_templates, ui.message_formatters))
+    tables.append((COMMON_TEMPLATES, {}))
+    tables += [(get_ui(o).message_templates, get_ui(o).message_formatters) for o in _UI_CLASSES if o != slug]
+    for templates, formatters in tables:
+        text = render_message(exc, templates=templates, formatters=formatters)
+        if text is not None:
+            return text
+    return str(exc)

@@ -1,0 +1,217 @@
+"""What every game's UI shares: the move-parsing contract and small helpers.
+
+A game UI turns an engine *view* (never the raw state) into template context,
+and turns a posted form back into exactly one of the engine's legal moves. The
+forms are built from ``legal_moves`` only, so a player can only ever ask for a
+move the engine listed; ``parse_move`` still checks, because a POST can say
+anything.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games.ui import names
+
+logger = logging.getLogger(__name__)
+
+Move = dict[str, Any]
+View = dict[str, Any]
+Players = list[dict[str, Any]]
+# A log-event describer: (event params, players) -> plain text (escaped later).
+Describer = Callable[[dict[str, Any], Players], str]
+
+
+class BadMoveInput(ValueError):
+    """Posted form data that does not make one of the legal moves.
+
+    ``message`` is already translated and meant for the player.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def move_value(move: Move) -> str:
+    """A legal move as the JSON a single-choice button or radio posts in its ``move`` field."""
+    return json.dumps(move, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def at(items: Any, index: int) -> Any:
+    """``items[index]`` for a per-seat list from a view, or ``None`` when absent."""
+    if isinstance(items, list) and 0 <= index < len(items):
+        return items[index]
+    return None
+
+
+def find_legal(candidate: Any, legal_moves: list[Move]) -> Move | None:
+    """The legal move equal to ``candidate`` (key order aside), or ``None``.
+
+    Returning the engine's own dict (not the candidate) keeps value types exact:
+    JSON ``1.0`` or ``true`` may compare equal to ``1`` but never reach the engine.
+    """
+    if not isinstance(candidate, dict):
+        return None
+    for move in legal_moves:
+        if _same_move(move, candidate):
+            return dict(move)
+    return None
+
+
+def _same_move(move: Move, candidate: dict[str, Any]) -> bool:
+    """Equal by value and by JSON type, so ``True`` does not pass for ``1``."""
+    return move_value(move) == _json_or_none(candidate)
+
+
+def _json_or_none(candidate: dict[str, Any]) -> str | None:
+    try:
+        return move_value(candidate)
+    except (TypeError, ValueError):
+        return None
+
+
+class GameUI:
+    """The per-game UI; subclasses fill in the game's specifics.
+
+    The platform calls ``page_context``, includes ``table_template`` and
+    ``moves_template`` with it, and hands posted forms to ``parse_move``.
+    Everything the templates need lives under the single context key
+    ``gameui`` so it never clobbers the platform's own context.
+    """
+
+    slug: str = ""
+    # Event type -> describer; unknown types get a neutral sentence.
+    event_describers: dict[str, Describer] = {}
+    # IllegalMove code -> translatable template with %(name)s placeholders (lazy strings).
+    message_templates: dict[str, Any] = {}
+    # IllegalMove param name -> how to show its value (a product id as its translated name).
+    message_formatters: dict[str, Callable[[Any], str]] = {}
+
+    @property
+    def table_template(self) -> str:
+        return f"games/ui/{self.slug}/table.html"
+
+    @property
+    def moves_template(self) -> str:
+        return f"games/ui/{self.slug}/moves.html"
+
+    @property
+    def revealed_template(self) -> str:
+        return f"games/ui/{self.slug}/revealed.html"
+
+    # Page ----------------------------------------------------------------------
+
+    def page_context(
+        self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
+    ) -> dict[str, Any]:
+        """Template context for the table and the move forms, under ``gameui``."""
+        seats = [self.seat_context(view=view, players=players, seat=s, viewer=seat) for s in range(len(players))]
+        context = {
+            "slug": self.slug,
+            "viewer": seat,
+            "seats": seats,
+            "my_turn": bool(legal_moves),
+            "round": view.get("round"),
+        }
+        context.update(self.game_context(view=view, legal_moves=legal_moves, seat=seat, players=players))
+        return {"gameui": context}
+
+    def seat_context(self, *, view: View, players: Players, seat: int, viewer: int | None) -> dict[str, Any]:
+        """What every game shows for one seat; games add their own keys in ``game_context``."""
+        player = players[seat] if seat < len(players) else {}
+        scores = view.get("scores") or []
+        return {
+            "seat": seat,
+            "name": names.player_name(players, seat),
+            "colour": player.get("colour") or "",
+            "is_bot": bool(player.get("is_bot")),
+            "away": bool(player.get("away")),
+            "dropped_out": bool(player.get("dropped_out")),
+            "is_viewer": seat == viewer,
+            "awaited": seat in (view.get("waiting_for") or []),
+            "score": scores[seat] if seat < len(scores) else None,
+            **self.seat_details(view=view, seat=seat, players=players),
+        }
+
+    def seat_details(self, *, view: View, seat: int, players: Players) -> dict[str, Any]:
+        """The game's own per-seat keys (hand size, cards won, ...)."""
+        return {}
+
+    def game_context(
+        self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
+    ) -> dict[str, Any]:
+        """The game's own context keys (boards, cards, forms)."""
+        raise NotImplementedError
+
+    # Moves ---------------------------------------------------------------------
+
+    def parse_move(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
+        """Exactly one of ``legal_moves`` from posted form data, or ``BadMoveInput``.
+
+        A ``move`` field holding one legal move's JSON (single-button choices)
+        wins; otherwise the game assembles the move from its form fields.
+        """
+        if not legal_moves:
+            raise BadMoveInput(_("It is not your move now."))
+        try:
+            raw = post.get("move")
+            if raw:
+                return self._move_from_json(raw, legal_moves)
+            return self.parse_fields(post, legal_moves=legal_moves)
+        except BadMoveInput:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError):
+            # A POST can hold anything; a broken one is the player's form, not our bug.
+            logger.info("malformed move form for %s", self.slug, exc_info=True)
+            raise BadMoveInput(_("That move could not be read. Please choose again.")) from None
+
+    def _move_from_json(self, raw: Any, legal_moves: list[Move]) -> Move:
+        try:
+            candidate = json.loads(raw)
+        except (TypeError, ValueError):
+            raise BadMoveInput(_("That move could not be read. Please choose again.")) from None
+        move = find_legal(candidate, legal_moves)
+        if move is None:
+            raise BadMoveInput(_("That move is not allowed now. Please choose again."))
+        return move
+
+    def parse_fields(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
+        """Assemble a move from the game's form fields; games with composite forms override this."""
+        raise BadMoveInput(_("Please choose a move."))
+
+    # Log and messages ----------------------------------------------------------
+
+    def describe_event(self, event: Mapping[str, Any], *, players: Players) -> SafeString:
+        """One log event as a translated, escaped sentence."""
+        kind = event.get("type") if isinstance(event, Mapping) else None
+        describer = self.event_describers.get(kind) if isinstance(kind, str) else None
+        text = None
+        if describer is not None:
+            try:
+                text = describer(dict(event), players)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                # An engine added a param or changed a shape: say something neutral, never crash the page.
+                logger.warning("cannot describe %s event %r", self.slug, event, exc_info=True)
+        if text is None:
+            text = generic_event_text(event, players)
+        return mark_safe(escape(text))  # noqa: S308 - escaped just above
+
+    def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
+        """Each seat's final hand from the full state, once the game is over."""
+        raise NotImplementedError
+
+
+def generic_event_text(event: Any, players: Players) -> str:
+    """A neutral sentence for an event type this UI does not know (yet)."""
+    seat = event.get("seat") if isinstance(event, Mapping) else None
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return _("%(player)s made a move.") % {"player": names.player_name(players, seat)}
+    return _("The game moved on.")
