@@ -1,14 +1,53 @@
+"""A player's own settings page and everyone's public profile."""
+
+from __future__ import annotations
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from accounts.forms import SettingsForm, time_zone_names
 from accounts.models import User
+from accounts.preferences import remember_language
+
+# Filled in by the games platform; the profile shows it once the template exists.
+MATCH_HISTORY_TEMPLATE = "games/_match_history.html"
 
 
 @login_required
 def settings_view(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/settings.html", {})
+    form = SettingsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        # The new language applies to this very response (the message below) and the next pages.
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = user.language
+        messages.success(request, _("Your settings are saved."))
+        return remember_language(redirect("settings"), language=user.language)
+    return render(request, "accounts/settings.html", {"form": form, "time_zones": time_zone_names()})
+
+
+def _match_history_template() -> str | None:
+    try:
+        get_template(MATCH_HISTORY_TEMPLATE)
+    except TemplateDoesNotExist:
+        return None
+    return MATCH_HISTORY_TEMPLATE
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile_user": get_object_or_404(User, username=username)})
+    profile_user = get_object_or_404(User, username=username, is_active=True)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "profile_user": profile_user,
+            "is_own_profile": request.user == profile_user,
+            "match_history_template": _match_history_template(),
+        },
+    )
