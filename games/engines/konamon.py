@@ -866,17 +866,13 @@ class Konamon(Engine):
             hand_over(state, seat, move["product"], move["customer"])
 
     def view(self, state: State, seat: int | None) -> View:
-        """Everything ``seat`` may know: public table, own hand and own secret choice."""
-        return self._view(state, seat, with_log=True)
-
-    def _view(self, state: State, seat: int | None, *, with_log: bool) -> View:
-        """The view; bots skip the log."""
+        """Everything ``seat`` may know: the public table, own hand and own secret choice."""
         if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
             raise ValueError(f"no seat {seat!r}")
         phase = state["phase"]
         own_choice = state["chosen"][seat] if seat is not None else None
         working = state["working"]
-        view: View = {
+        return {
             "seat": seat,
             "round": state["round"],
             "waiting_for": self.waiting_for(state),
@@ -887,9 +883,7 @@ class Konamon(Engine):
             "choice": dict(own_choice, cards=list(own_choice["cards"])) if own_choice else None,
             "chosen": [phase != "choose" or choice is not None for choice in state["chosen"]],
             "hand_sizes": [len(hand) for hand in state["hands"]],
-            "boards": {name: dict(chips) for name, chips in state["boards"].items()},
-            "stock": dict(state["stock"]),
-            "customers": [self._customer_view(customer) for customer in state["customers"]],
+            **self._table_view(state),
             "customer_deck": len(state["customer_deck"]),
             "action_deck": len(state["deck"]),
             "discard_pile": list(state["discard"]),
@@ -901,14 +895,20 @@ class Konamon(Engine):
             "last_actor": state["last_actor"],
             "unload": {"seat": state["last_actor"], "room": showcase_room(state)} if phase == "unload" else None,
             "over": phase == "over",
-        }
-        if with_log:
-            view["log"] = [
+            "log": [
                 {key: list(value) if isinstance(value, list) else value for key, value in event.items()}
                 for event in state["log"]
                 if "only" not in event or seat in event["only"]
-            ]
-        return view
+            ],
+        }
+
+    def _table_view(self, state: State) -> View:
+        """The public table part of every view (what the bot reads): boards, stock, customers."""
+        return {
+            "boards": {name: dict(chips) for name, chips in state["boards"].items()},
+            "stock": dict(state["stock"]),
+            "customers": [self._customer_view(customer) for customer in state["customers"]],
+        }
 
     @staticmethod
     def _customer_view(customer: dict[str, Any]) -> dict[str, Any]:
@@ -937,11 +937,11 @@ class Konamon(Engine):
         return [{"seat": seat, "rank": ranks[seat], "score": state["points"][seat]} for seat in range(state["players"])]
 
     def bot_move(self, state: State, seat: int) -> Move:
-        """A greedy move chosen from what ``seat``'s own view shows."""
+        """A greedy move chosen from the seat's own legal moves and the public table of its view."""
         moves = self.legal_moves(state, seat)
         if not moves:
             raise _illegal("game_over") if self.is_over(state) else _illegal("not_your_turn")
-        return bot.obvious_move(moves) or bot.choose_move(self._view(state, seat, with_log=False), moves)
+        return bot.obvious_move(moves) or bot.choose_move(self._table_view(state), moves)
 
 
 # The bot ---------------------------------------------------------------------------------

@@ -1052,6 +1052,8 @@ def test_the_bot_uses_only_what_its_view_shows():
                 other = hide_differently(state, seat, rng)
                 assert canon(engine.view(other, seat)) == canon(engine.view(state, seat))
                 assert engine.bot_move(other, seat) == engine.bot_move(state, seat)
+                view = engine.view(state, seat)
+                assert all(view[key] == value for key, value in engine._table_view(state).items())
             state = engine.play(state, seat, engine.bot_move(state, seat))
 
 
