@@ -751,14 +751,15 @@ def belief_of(view: View, beliefs: dict[tuple[int, int], dict[int, float]], seat
 
 
 class Means(dict):
-    """The expected number of each card, computed from its belief when first asked for."""
+    """The expected number of each card in the view, computed when first asked for."""
 
-    def __init__(self, beliefs: dict[tuple[int, int], dict[int, float]]) -> None:
+    def __init__(self, view: View, beliefs: dict[tuple[int, int], dict[int, float]]) -> None:
         super().__init__()
+        self.view = view
         self.beliefs = beliefs
 
     def __missing__(self, key: tuple[int, int]) -> float:
-        value = self[key] = expected(self.beliefs[key])
+        value = self[key] = expected(belief_of(self.view, self.beliefs, *key))
         return value
 
 
@@ -836,7 +837,7 @@ def bot_play(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, flo
     leave it over or under its bid.
     """
     players = view["players"]
-    est = Means(beliefs)
+    est = Means(view, beliefs)
     need = bot_target(view, seat, beliefs) - view["tricks_won"][seat]
     trick = view["trick"]
     led = trick[0]["colour"] if trick else None
