@@ -5,4 +5,16 @@ from games import views
 urlpatterns = [
     path("games/", views.my_games, name="my-games"),
     path("lobby/", views.lobby, name="lobby"),
+    path("games/new/", views.create_game, name="game-create"),
+    path("games/invite/<str:token>/", views.invite_link, name="game-invite-link"),
+    path("games/invitations/<int:invitation_id>/decline/", views.decline_invitation, name="invitation-decline"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/table/", views.game_table, name="game-table"),
+    path("games/<int:game_id>/move/", views.game_move, name="game-move"),
+    path("games/<int:game_id>/log/", views.game_log, name="game-log"),
+    path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/join/", views.join, name="game-join"),
+    path("games/<int:game_id>/leave/", views.leave, name="game-leave"),
+    path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),
+    path("games/<int:game_id>/invite/", views.invite, name="game-invite"),
 ]

@@ -1,10 +1,408 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Pages of the games platform: thin views over games.services (writes) and games.selectors (reads).
+
+Every game page, partial and log is built from the viewer's own SeatView row.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.engines import ENGINE_MODULES, get_engine
+from games.exceptions import BadInput, GameError, NotSeated
+from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
+from games.models import GameEvent, GameStatus
+from games.selectors import INVITED_SESSION_KEY, GameAccess
+
+LOG_ON_PAGE = 20
 
 
-def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/my_games.html", {})
+# Lobby and my games --------------------------------------------------------------
 
 
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", {})
+    slug = request.GET.get("game") or ""
+    if slug not in ENGINE_MODULES:
+        slug = ""
+    page = selectors.lobby_games(engine_slug=slug or None, page=request.GET.get("page"))
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "page": page,
+            "engines": [get_engine(s) for s in ENGINE_MODULES],
+            "selected": slug,
+            "watch": selectors.public_games_in_progress(engine_slug=slug or None),
+        },
+    )
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    sections = selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
+    return render(request, "games/my_games.html", {"sections": sections})
+
+
+@login_required
+def create_game(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST or None, initial={"engine_slug": request.GET.get("game")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.create_game(
+                user=request.user,
+                engine_slug=data["engine_slug"],
+                players=data["players"],
+                options=data["options"],
+                time_limit_hours=data["time_limit_hours"],
+                visibility=data["visibility"],
+                bots=data["bots"],
+            )
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("game", game.pk)
+    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# Joining, leaving, inviting ----------------------------------------------------------
+
+
+def invite_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The signed invitation link: remembers it in the session (to watch and join), then shows the game."""
+    game_id = services.game_id_from_invite(token)
+    if game_id is None:
+        raise Http404
+    invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
+    invited.pop(str(game_id), None)
+    invited[str(game_id)] = token
+    request.session[INVITED_SESSION_KEY] = dict(list(invited.items())[-50:])
+    return redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    token = request.session.get(INVITED_SESSION_KEY, {}).get(str(game_id))
+    return _act(request, game_id, lambda: services.join_game(user=request.user, game_id=game_id, invite=token))
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _act(request, game_id, lambda: services.leave_game(user=request.user, game_id=game_id), to=reverse("lobby"))
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _act(
+        request, game_id, lambda: services.cancel_game(user=request.user, game_id=game_id), to=reverse("my-games")
+    )
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the username of the player to invite."))
+        return redirect("game", game_id)
+    username = form.cleaned_data["username"]
+
+    def do():
+        services.invite_user(user=request.user, game_id=game_id, username=username)
+        messages.success(request, _("Invitation sent to %(name)s.") % {"name": username})
+
+    return _act(request, game_id, do)
+
+
+@login_required
+@require_POST
+def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    try:
+        services.decline_invitation(user=request.user, invitation_id=invitation_id)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("my-games")
+
+
+def _act(request: HttpRequest, game_id: int, action, *, to: str | None = None) -> HttpResponse:
+    try:
+        action()
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("game", game_id) if selectors.poll_token(game_id=game_id) else redirect("lobby")
+    return HttpResponseRedirect(to or reverse("game", args=[game_id]))
+
+
+# The game page -----------------------------------------------------------------------------
+
+
+def _access_or_404(request: HttpRequest, game_id: int) -> GameAccess:
+    access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view:
+        raise Http404
+    return access
+
+
+def _ui(slug: str):
+    from games.ui import get_ui
+
+    return get_ui(slug)
+
+
+def _platform_event_text(event: GameEvent) -> str:
+    name = event.name or _("A player")
+    kind = event.kind
+    if kind == GameEvent.Kind.JOINED:
+        return _("%(name)s took a seat.") % {"name": name}
+    if kind == GameEvent.Kind.STARTED:
+        return _("The game started. Seats and the first player were drawn from the game's seed.")
+    if kind == GameEvent.Kind.TIMEOUT:
+        return _("%(name)s ran out of time: the bot moved for them.") % {"name": name}
+    if kind == GameEvent.Kind.DROPPED_OUT:
+        return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
+    if kind == GameEvent.Kind.CANCELLED:
+        return _("The game was cancelled.")
+    return kind
+
+
+def _log_lines(game, seat_view, seat_number, players, *, full: bool = False) -> list[dict]:
+    from games.ui import describe_event
+
+    lines = []
+    entries = selectors.log_entries(
+        game=game, seat_view=seat_view, seat_number=seat_number, full=full, limit=None if full else LOG_ON_PAGE
+    )
+    for entry in entries:
+        if entry.kind == "engine":
+            lines.append({"platform": False, "text": describe_event(game.engine_slug, entry.event, players)})
+        else:
+            lines.append({"platform": True, "text": _platform_event_text(entry.platform)})
+    return lines
+
+
+def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
+    game = access.game
+    players = selectors.player_dicts(access.seats)
+    seat_number = access.seat_number
+    context = {
+        "game": game,
+        "players": players,
+        "seat": access.seat,
+        "error": error,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
+        "page_token": selectors.page_token(game=game, seats=access.seats),
+        "idempotency_key": uuid.uuid4(),
+        "my_turn": False,
+        "title": str(game),
+        "option_labels": _option_labels(game),
+    }
+    if game.status == GameStatus.OPEN:
+        seated = access.seat is not None
+        context.update(
+            {
+                "free_seats": game.players - len(access.seats),
+                "may_join": request.user.is_authenticated and not seated,
+                "invite_form": InviteForm() if seated else None,
+                "invite_url": request.build_absolute_uri(
+                    reverse("game-invite-link", args=[services.invite_token(game)])
+                )
+                if seated
+                else None,
+                "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
+            }
+        )
+        return context
+    if game.status == GameStatus.CANCELLED:
+        return context
+    seat_view = selectors.seat_view_for(game=game, seat_number=seat_number)
+    if seat_view is None:
+        raise Http404
+    ui = _ui(game.engine_slug)
+    view = {**seat_view.view, "log": seat_view.log_tail}
+    legal_moves = seat_view.legal_moves if access.seat is not None and not access.seat.is_bot else []
+    context.update(ui.page_context(view=view, legal_moves=legal_moves, seat=seat_number, players=players))
+    scores = view.get("scores") or []
+    context.update(
+        {
+            "players": [{**p, "score_now": scores[i] if i < len(scores) else None} for i, p in enumerate(players)],
+            "seat_view": seat_view,
+            "view": view,
+            "table_template": ui.table_template,
+            "moves_template": ui.moves_template,
+            "legal_moves": legal_moves,
+            "my_turn": bool(legal_moves) and game.status == GameStatus.ACTIVE,
+            "awaited": [p for p in players if p["awaited"]],
+            "log_lines": _log_lines(game, seat_view, seat_number, players),
+            "log_is_trimmed": seat_view.log_size > LOG_ON_PAGE,
+        }
+    )
+    if context["my_turn"]:
+        context["title"] = _("● Your move — %(game)s") % {"game": game}
+    if game.status == GameStatus.FINISHED:
+        context.update(_finished_context(game, players, ui))
+    return context
+
+
+def _option_labels(game) -> list[tuple[str, str]]:
+    try:
+        engine_options = game.engine.options
+    except KeyError:
+        return []
+    return [
+        (option_label(name), option_value_label(name, game.options.get(name, values[0])))
+        for name, values in engine_options.items()
+    ]
+
+
+def _finished_context(game, players, ui) -> dict:
+    by_seat = {p["seat"]: p for p in players}
+    ranking = sorted(
+        [{**row, "player": by_seat.get(row["seat"], {})} for row in (game.outcome or [])],
+        key=lambda r: (r["rank"], r["seat"]),
+    )
+    hands = ui.revealed_hands(services.final_state(game))
+    try:
+        revealed_template = get_template(ui.revealed_template) and ui.revealed_template
+    except TemplateDoesNotExist:
+        revealed_template = None
+    return {"ranking": ranking, "revealed_hands": hands, "revealed_template": revealed_template}
+
+
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    access = _access_or_404(request, game_id)
+    context = _game_context(request, access)
+    seat = access.seat
+    if seat is not None and access.game.status != GameStatus.OPEN:
+        services.mark_visited(seat_id=seat.pk, version=access.game.version)
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live part of the game page; 204 (htmx swaps nothing) when nothing changed since ``?v=``."""
+    poll = selectors.poll_token(game_id=game_id)
+    if poll is None:
+        raise Http404
+    token, is_public = poll
+    unchanged = request.GET.get("v") == token
+    if unchanged and is_public:
+        return HttpResponse(status=204)
+    access = _access_or_404(request, game_id)
+    if unchanged:
+        return HttpResponse(status=204)
+    context = _game_context(request, access)
+    if access.seat is not None and access.game.status != GameStatus.OPEN:
+        services.mark_visited(seat_id=access.seat.pk, version=access.game.version)
+    return render(request, "games/_live.html", context)
+
+
+@login_required
+@require_POST
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Parse the UI's form into a move and hand it to the service; redirect, or show why not."""
+    from games.ui import BadMoveInput
+
+    seat_view = selectors.my_seat_view(game_id=game_id, user=request.user)
+    try:
+        if seat_view is None:
+            raise NotSeated()
+        try:
+            move = _ui(seat_view.game.engine_slug).parse_move(request.POST, legal_moves=seat_view.legal_moves)
+        except BadMoveInput as exc:
+            raise BadInput(exc.message) from None
+        result = services.check_play_move(
+            user=request.user,
+            game_id=game_id,
+            move=move,
+            expected_version=request.POST.get("version"),
+            idempotency_key=request.POST.get("idempotency_key") or None,
+        )
+    except GameError as exc:
+        access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+        if access is None or not access.may_view:
+            raise Http404 from None
+        context = _game_context(request, access, error=exc.message)
+        template = "games/_live.html" if request.htmx else "games/game.html"
+        return render(request, template, context, status=exc.status)
+    target = "game-table" if request.htmx else "game"
+    if result.replayed:
+        pass  # the same form posted twice: the first one counted, nothing changed
+    return HttpResponseRedirect(reverse(target, args=[game_id]))
+
+
+@require_GET
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The viewer's whole log (from their own view), for games whose page shows only the end of it."""
+    access = _access_or_404(request, game_id)
+    game = access.game
+    if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
+        raise Http404
+    players = selectors.player_dicts(access.seats)
+    seat_view = selectors.seat_view_for(game=game, seat_number=access.seat_number, with_log=True)
+    lines = _log_lines(game, seat_view, access.seat_number, players, full=True)
+    return render(request, "games/log.html", {"game": game, "lines": lines, "players": players})
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through every state of a finished game (rebuilt from seed and moves on this page only)."""
+    access = _access_or_404(request, game_id)
+    game = access.game
+    if game.status != GameStatus.FINISHED:
+        raise Http404
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    players = selectors.player_dicts(access.seats)
+    try:
+        as_seat = int(request.GET.get("seat", access.seat_number if access.seat_number is not None else 0))
+    except ValueError:
+        as_seat = 0
+    as_seat = max(0, min(as_seat, game.players - 1))
+    state, last_move, total = services.replay_step(game, step)
+    step = max(0, min(step, total))
+    ui = _ui(game.engine_slug)
+    engine = game.engine
+    view = engine.view(state, as_seat)
+    context = {
+        "game": game,
+        "players": players,
+        "step": step,
+        "total": total,
+        "as_seat": as_seat,
+        "last_move": last_move,
+        "last_player": players[last_move.seat_number] if last_move and last_move.seat_number < len(players) else None,
+        "table_template": ui.table_template,
+        "revealed_hands": ui.revealed_hands(state),
+        "view": view,
+        "steps": {"first": 0, "prev": max(0, step - 1), "next": min(total, step + 1), "last": total},
+    }
+    try:
+        get_template(ui.revealed_template)
+        context["revealed_template"] = ui.revealed_template
+    except TemplateDoesNotExist:
+        context["revealed_template"] = None
+    log = view.get("log") or []
+    from games.ui import describe_event
+
+    context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
+    context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
+    return render(request, "games/replay.html", context)

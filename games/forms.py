@@ -1,0 +1,119 @@
+"""Lobby forms: creating a game (fields built from each engine's ``options``) and inviting."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engines import ENGINE_MODULES, get_engine
+from games.models import TimeLimit, Visibility
+
+# Labels of the engines' options and their values; unknown ones fall back to the raw name.
+OPTION_LABELS = {
+    "memory": (
+        _("Memory"),
+        _("How much of the oven you may look back on."),
+        {
+            "strict": _("Strict: only what you heard since your last turn"),
+            "open": _("Open: every announcement of the round stays visible"),
+        },
+    ),
+    "variant": (
+        pgettext_lazy("marumiere option", "Bid cards"),
+        _("Who sees the card each player turns for their bid."),
+        {
+            "standard": _("Standard: everyone but the bidder"),
+            "nobody": _("誰もミエーズ: nobody until the round ends"),
+            "self": _("自分だけミエール: only the bidder"),
+        },
+    ),
+}
+
+
+def option_field_name(slug: str, option: str) -> str:
+    return f"opt_{slug.replace('-', '_')}_{option}"
+
+
+def option_label(option: str):
+    return OPTION_LABELS.get(option, (option.replace("_", " ").capitalize(), "", {}))[0]
+
+
+def option_value_label(option: str, value) -> str:
+    labels = OPTION_LABELS.get(option, ("", "", {}))[2]
+    return labels.get(value, str(value))
+
+
+class CreateGameForm(forms.Form):
+    engine_slug = forms.ChoiceField(label=_("Game"))
+    players = forms.TypedChoiceField(label=_("Number of seats"), coerce=int)
+    bots = forms.TypedChoiceField(
+        label=_("Bots"), coerce=int, initial=0, help_text=_("Seats filled by the computer right away.")
+    )
+    time_limit_hours = forms.TypedChoiceField(
+        label=_("Time limit per move"),
+        choices=TimeLimit.choices,
+        coerce=int,
+        initial=TimeLimit.D2,
+        help_text=_("When it runs out, the bot plays for the player; after three times it takes the seat."),
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who may join"), choices=Visibility.choices, initial=Visibility.PUBLIC, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        engines = [get_engine(slug) for slug in ENGINE_MODULES]
+        self.engines = engines
+        self.fields["engine_slug"].choices = [(e.slug, e.name) for e in engines]
+        most = max(e.max_players for e in engines)
+        least = min(e.min_players for e in engines)
+        self.fields["players"].choices = [(n, str(n)) for n in range(least, most + 1)]
+        self.fields["players"].initial = 3
+        self.fields["bots"].choices = [(n, str(n)) for n in range(0, most)]
+        self.option_fields: dict[str, list[str]] = {}
+        for engine in engines:
+            names = []
+            for option, values in engine.options.items():
+                name = option_field_name(engine.slug, option)
+                _label, help_text, _values = OPTION_LABELS.get(option, (None, "", {}))
+                self.fields[name] = forms.ChoiceField(
+                    label=option_label(option),
+                    help_text=help_text,
+                    choices=[(str(v), option_value_label(option, v)) for v in values],
+                    initial=str(values[0]),
+                    required=False,
+                )
+                names.append(name)
+            self.option_fields[engine.slug] = names
+
+    def engine_groups(self):
+        """For the template: each engine with its bound option fields."""
+        return [(engine, [self[name] for name in self.option_fields[engine.slug]]) for engine in self.engines]
+
+    def clean(self):
+        data = super().clean()
+        slug = data.get("engine_slug")
+        if not slug:
+            return data
+        engine = get_engine(slug)
+        players, bots = data.get("players"), data.get("bots")
+        if players is not None and not engine.min_players <= players <= engine.max_players:
+            self.add_error(
+                "players",
+                _("%(game)s takes %(min)s to %(max)s players.")
+                % {"game": engine.name, "min": engine.min_players, "max": engine.max_players},
+            )
+        if players is not None and bots is not None and bots >= players:
+            self.add_error("bots", _("Leave at least your own seat for a person."))
+        options = {}
+        for option, values in engine.options.items():
+            raw = data.get(option_field_name(slug, option))
+            chosen = next((v for v in values if str(v) == raw), values[0])
+            options[option] = chosen
+        data["options"] = options
+        return data
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Invite a player by username"), max_length=150)

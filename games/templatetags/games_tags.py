@@ -1,0 +1,65 @@
+"""Template tags of the games platform: match history, opponents and "waiting on" summaries."""
+
+from __future__ import annotations
+
+from django import template
+from django.contrib.humanize.templatetags.humanize import naturaltime
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from games import selectors
+from games.engines import ENGINE_MODULES, get_engine
+
+register = template.Library()
+
+
+def _engine_name(slug: str) -> str:
+    return get_engine(slug).name if slug in ENGINE_MODULES else slug
+
+
+@register.simple_tag
+def opponents(seat) -> str:
+    """The other players at ``seat``'s game (its seats prefetched), bots and drop-outs marked."""
+    others = [s for s in seat.game.seats.all() if s.pk != seat.pk]
+    if not others:
+        return ""
+
+    def label(s):
+        if s.dropped_out:
+            return _("%(name)s (dropped out)") % {"name": s.name}
+        if s.is_bot:
+            return _("%(name)s (bot)") % {"name": s.name}
+        return s.name
+
+    return format_html("{} {}", _("with"), format_html_join(", ", "{}", ((label(s),) for s in others)))
+
+
+@register.simple_tag
+def awaited_summary(game) -> str:
+    """On whom the game waits and since when (seats prefetched)."""
+    awaited = [s for s in game.seats.all() if s.awaited]
+    if not awaited:
+        return ""
+    since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
+    names = ", ".join(s.name for s in awaited)
+    if since is None:
+        return _("waiting on %(names)s") % {"names": names}
+    return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}
+
+
+@register.inclusion_tag("games/_match_history_table.html", takes_context=True)
+def match_history(context, profile_user, page=1):
+    """``{% match_history profile_user page %}``: finished games (paginated) and per-game stats.
+
+    A fixed number of queries whatever the length of the history (stats aggregated in SQL).
+    """
+    stats = selectors.game_stats(user=profile_user)
+    for row in stats:
+        row["name"] = _engine_name(row["engine_slug"])
+    history = selectors.match_history(user=profile_user, page=page)
+    return {
+        "profile_user": profile_user,
+        "stats": stats,
+        "page": history,
+        "request": context.get("request"),
+    }
