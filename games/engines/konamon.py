@@ -111,8 +111,10 @@ EVENTS: dict[str, str] = {
     "drew": "Seat {seat} draws {cards}.",  # private
     "reshuffle": "The discard pile ({cards} cards) is shuffled into a new action deck.",
     "chose": "Seat {seat} has chosen.",
-    "choice": "Seat {seat} chooses {cards}, discarding {discard}.",  # private, before the reveal
-    "reveal": "Seat {seat} plays {cards}, discarding {discard}.",
+    "choice": "Seat {seat} secretly chooses {cards}.",  # private, before the reveal
+    "choice_discard": "Seat {seat} secretly sets card {card} aside to discard.",  # private, before the reveal
+    "reveal": "Seat {seat} plays {cards}.",
+    "discard": "Seat {seat} discards card {card}.",
     "card": "Seat {seat} carries out card {card} (prep {prep}, bake {bake}, hand over {hand_over}).",
     "prep": "Seat {seat} preps a {product}.",
     "bake": "Seat {seat} bakes a {product}.",
@@ -384,7 +386,9 @@ def choose(state: State, seat: int, cards: list[int], discard: int | None) -> No
             hand.remove(card)
     state["chosen"][seat] = {"cards": list(cards), "discard": discard}
     log(state, "chose", seat=seat)
-    log(state, "choice", seat=seat, cards=list(cards), discard=discard, only=[seat])
+    log(state, "choice", seat=seat, cards=list(cards), only=[seat])
+    if discard is not None:
+        log(state, "choice_discard", seat=seat, card=discard, only=[seat])
     if all(choice is not None for choice in state["chosen"]):
         reveal(state)
 
@@ -394,9 +398,10 @@ def reveal(state: State) -> None:
     queue = []
     for seat, choice in enumerate(state["chosen"]):
         state["played"][seat] = choice["cards"]
+        log(state, "reveal", seat=seat, cards=choice["cards"])
         if choice["discard"] is not None:
             state["discard"].append(choice["discard"])
-        log(state, "reveal", seat=seat, cards=choice["cards"], discard=choice["discard"])
+            log(state, "discard", seat=seat, card=choice["discard"])
         queue.extend([card, seat] for card in choice["cards"])
     state["chosen"] = [None] * state["players"]
     state["queue"] = sorted(queue)

@@ -400,9 +400,12 @@ def test_two_players_without_a_pair_play_one_card_and_discard_one():
     assert all(len(m["cards"]) == 1 and m["discard"] not in m["cards"] for m in moves)
     state = engine.play(state, 1, {"type": "choose", "cards": [46], "discard": 59})
     assert state["discard"] == []  # still face down
+    assert {"type": "choice_discard", "seat": 1, "card": 59, "only": [1]} in engine.view(state, 1)["log"]
+    assert not [e for e in engine.view(state, 0)["log"] if e["type"].startswith("choice")]
     state = engine.play(state, 0, {"type": "choose", "cards": [40, 50], "discard": None})
     assert state["played"] == [[40, 50], [46]]
     assert state["discard"][0] == 59
+    assert {"type": "discard", "seat": 1, "card": 59} in engine.view(state, 0)["log"]
     assert state["working"]["card"] == 40
     assert [card for card, _ in state["queue"]] == [46, 50]
     check_conservation(state)
