@@ -73,7 +73,10 @@ class GameAccess:
 
 
 def invited_games(session) -> set[int]:
-    return set(session.get(INVITED_SESSION_KEY, []) if session is not None else [])
+    """Games whose signed invitation link this browser session has opened."""
+    if session is None:
+        return set()
+    return {int(key) for key in session.get(INVITED_SESSION_KEY, {})}
 
 
 def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
@@ -101,9 +104,36 @@ def seat_view_for(*, game: Game, seat_number: int | None, with_log: bool = False
     return qs.first()
 
 
-def page_version(*, game_id: int) -> tuple[int, str, str] | None:
-    """(version, status, visibility) of a game: the cheap check of the polling partial."""
-    return Game.objects.filter(pk=game_id).values_list("version", "status", "visibility").first()
+def page_token(*, game: Game, seats: list[Seat]) -> str:
+    """What the live partial compares: changes with every move, the start/end, and each join or leave."""
+    return f"{game.version}.{game.status}.{len(seats)}"
+
+
+def poll_token(*, game_id: int) -> tuple[str, bool] | None:
+    """(page token, is public) in one query: the cheap "anything new?" of the polling partial."""
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(seat_count=Count("seats"))
+        .values_list("version", "status", "seat_count", "visibility")
+        .first()
+    )
+    if row is None:
+        return None
+    version, status, seat_count, visibility = row
+    return f"{version}.{status}.{seat_count}", visibility == Visibility.PUBLIC
+
+
+def my_seat_view(*, game_id: int, user) -> SeatView | None:
+    """The SeatView of ``user``'s seat at an active game (with the game row), log deferred: one query."""
+    if not user.is_authenticated:
+        return None
+    seat_numbers = Seat.objects.filter(game_id=game_id, user=user, number__isnull=False).values("number")
+    return (
+        SeatView.objects.filter(game_id=game_id, seat_number__in=seat_numbers)
+        .select_related("game")
+        .defer("log")
+        .first()
+    )
 
 
 @dataclass
