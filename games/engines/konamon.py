@@ -67,7 +67,6 @@ HAND_SIZE = 5
 PAIR_LIMIT = 90  # two players: the two action numbers add up to this or less
 ARRIVAL_MOOD = 3
 HURRY_MOOD = 2
-BOARDS = ("cooking", "stove", "showcase")
 PROCESSES = ("prep", "bake", "hand_over")
 
 # Messages and events, for the platform to render and translate ----------------
@@ -953,7 +952,7 @@ class Konamon(Engine):
 
 
 class Bot:
-    """A greedy player that sees only its own view.
+    """A greedy player that sees only its legal moves and the public table of its view.
 
     Steps are always taken (each scores a point); products go where open
     orders need them; hand-overs complete orders first, then serve the
@@ -969,7 +968,7 @@ class Bot:
         return None
 
     def choose_move(self, view: View, moves: list[Move]) -> Move:
-        """The bot's move among ``moves``, from ``view`` alone."""
+        """The bot's move among ``moves``, from the public table ``view`` alone."""
         kind = moves[0]["type"]
         table = self.table(view)
         if kind == "choose":
@@ -981,7 +980,7 @@ class Bot:
 
     @staticmethod
     def table(view: View) -> dict[str, Any]:
-        """A small, changeable copy of the visible boards and open orders, with their total need."""
+        """The visible boards and open orders, with their total need (simulations work on a copy)."""
         customers = [
             {"id": c["id"], "mood": c["mood"], "bonus": c["bonus"], "missing": dict(c["missing"])}
             for c in view["customers"]
@@ -990,8 +989,7 @@ class Bot:
         for customer in customers:
             for product, count in customer["missing"].items():
                 need[product] += count
-        boards = {name: dict(chips) for name, chips in view["boards"].items()}
-        return {"stock": dict(view["stock"]), **boards, "customers": customers, "need": need}
+        return {"stock": view["stock"], **view["boards"], "customers": customers, "need": need}
 
     @staticmethod
     def copy_table(table: dict[str, Any]) -> dict[str, Any]:
