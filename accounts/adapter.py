@@ -1,5 +1,17 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from django.contrib.sites.shortcuts import get_current_site
 from django.utils import translation
+
+
+@dataclass(frozen=True)
+class _SiteForMail:
+    name: str
+    domain: str
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -10,3 +22,9 @@ class AccountAdapter(DefaultAccountAdapter):
         if commit:
             user.save()
         return user
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's mails greet with the site's name; without the sites framework
+        that would be the host name ("Hello from 127.0.0.1:8000!"), so name it."""
+        site = context.get("current_site") or get_current_site(allauth_context.request)
+        super().send_mail(template_prefix, email, {**context, "current_site": _SiteForMail("mammamia", site.domain)})

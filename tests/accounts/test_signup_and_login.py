@@ -31,6 +31,7 @@ def test_sign_up_verify_log_in_by_email_and_username_then_edit_profile(client):
     # Mandatory verification: until the link is followed, logging in is refused.
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["ada@example.com"]
+    assert mail.outbox[0].body.startswith("Hello from mammamia!")  # the site's name, not the host's
     confirm_path = _link_in(mail.outbox[0], path_fragment="/accounts/confirm-email/")
     page = client.get(confirm_path)
     assert page.status_code == 200
