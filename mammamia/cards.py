@@ -161,17 +161,46 @@ def konamon_action_card(number: int) -> dict[str, int]:
     return {"number": number, "total": total, "prep": prep, "bake": bake, "hand_over": hand_over}
 
 
+def _konamon_engine_data() -> dict[str, Any] | None:
+    """The engine's card data file, or None while it is missing or unreadable."""
+    path = ENGINE_DATA_DIR / "konamon.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        logger.warning("could not read %s; drawing the rule table's cards instead", path, exc_info=True)
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _konamon_actions() -> list[dict[str, int]]:
+    data = _konamon_engine_data()
+    try:
+        cards = [
+            {key: int(card[key]) for key in ("number", "prep", "bake", "hand_over")} for card in data["actions"]
+        ]
+    except (TypeError, KeyError, ValueError):
+        return [konamon_action_card(n) for n in range(1, 61)]
+    return [card | {"total": card["prep"] + card["bake"] + card["hand_over"]} for card in cards]
+
+
 def konamon_action_blocks() -> list[dict[str, Any]]:
-    """The 60 action cards in blocks of 15 (one block per total)."""
-    return [
-        {
-            "total": 2 + block,
-            "first": block * 15 + 1,
-            "last": block * 15 + 15,
-            "cards": [konamon_action_card(n) for n in range(block * 15 + 1, block * 15 + 16)],
-        }
-        for block in range(4)
-    ]
+    """The action cards in blocks of 15 (one block per total in the house set)."""
+    cards = sorted(_konamon_actions(), key=lambda card: card["number"])
+    blocks = []
+    for start in range(0, len(cards), 15):
+        chunk = cards[start : start + 15]
+        totals = {card["total"] for card in chunk}
+        blocks.append(
+            {
+                "total": totals.pop() if len(totals) == 1 else "",
+                "first": chunk[0]["number"],
+                "last": chunk[-1]["number"],
+                "cards": chunk,
+            }
+        )
+    return blocks
 
 
 EFFECTS = {
@@ -233,17 +262,34 @@ _CUSTOMERS: tuple[tuple[str, int, tuple[str, ...], str, dict[str, str]], ...] = 
 )
 
 
+def _konamon_customer_rows() -> list[tuple[str, int, tuple[str, ...], str, dict[str, str]]]:
+    """The engine's customers when its data file has them (our names for the
+    languages it lacks), else the rule table's."""
+    data = _konamon_engine_data()
+    ours = {row[0]: row[4] for row in _CUSTOMERS}
+    try:
+        rows = []
+        for item in data["customers"]:
+            names = {**ours.get(item["id"], {}), **item.get("name", {})}
+            orders = tuple(product for product in item["orders"] if product in PRODUCT_NAMES)
+            effect = item["effect"] if item["effect"] in EFFECTS else "none"
+            rows.append((item["id"], int(item["bonus"]), orders, effect, names))
+    except (TypeError, KeyError, ValueError):
+        return list(_CUSTOMERS)
+    return rows or list(_CUSTOMERS)
+
+
 def konamon_customers(*, language: str) -> list[dict[str, Any]]:
-    """The 18 customer cards with the name in ``language`` (and the Japanese one)."""
+    """The customer cards with the name in ``language`` (and the Japanese one)."""
     language = language.lower()
     customers = []
-    for cid, bonus, orders, effect, names in _CUSTOMERS:
+    for cid, bonus, orders, effect, names in _konamon_customer_rows():
         title, text = EFFECTS[effect]
         customers.append(
             {
                 "id": cid,
-                "name": names.get(language, names["en"]),
-                "name_ja": names["ja"],
+                "name": names.get(language) or names.get("en") or cid,
+                "name_ja": names.get("ja", ""),
                 "bonus": bonus,
                 "orders": [{"product": product, "name": PRODUCT_NAMES[product]} for product in orders],
                 "effect": effect,

@@ -129,3 +129,19 @@ def test_marumiere_shapes_have_area_proportional_to_the_number():
     assert scales[-1] == 1.0
     assert abs(scales[3] ** 2 / scales[0] ** 2 - 4) < 0.02
     assert [card["trump"] for card in suit["cards"]].count(True) == 1
+
+
+def test_konamon_cards_prefer_the_engines_data_file_and_keep_our_translated_names(tmp_path, monkeypatch):
+    (tmp_path / "konamon.json").write_text(
+        '{"actions": [{"number": 1, "prep": 2, "bake": 0, "hand_over": 0}],'
+        ' "customers": [{"id": "c10", "name": {"ja": "評論家", "en": "Critic"}, "bonus": 9,'
+        ' "orders": ["taiyaki"], "effect": "critic"}]}'
+    )
+    monkeypatch.setattr(cards, "ENGINE_DATA_DIR", tmp_path)
+    assert cards.konamon_action_blocks()[0]["cards"][0] | {} == {
+        "number": 1, "prep": 2, "bake": 0, "hand_over": 0, "total": 2
+    }
+    (customer,) = cards.konamon_customers(language="fr")
+    assert (customer["name"], customer["name_ja"], customer["bonus"]) == ("Le critique gastronomique", "評論家", 9)
+    (tmp_path / "konamon.json").write_text("{broken")
+    assert len(cards.konamon_customers(language="en")) == 18
