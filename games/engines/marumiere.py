@@ -337,8 +337,7 @@ def play_card(state: State, seat: int, position: int) -> None:
     """``seat`` plays a card face down to the trick; the trick completes when everyone has played."""
     state["played"][seat][position] = True
     state["trick"].append([seat, position])
-    card = state["rows"][seat][position]
-    _log(state, "play", seat=seat, position=position, **back(state, card))
+    _log(state, "play", seat=seat, position=position, colour=COLOUR_OF[state["rows"][seat][position]])
     if len(state["trick"]) == state["players"]:
         complete_trick(state)
     else:
@@ -609,7 +608,7 @@ class Marumiere(Engine):
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every pile, bid position or playable position of ``seat`` now; [] when not awaited."""
-        if state["turn"] is None or seat != state["turn"] or isinstance(seat, bool):
+        if not _is_seat(state, seat) or seat != state["turn"]:
             return []
         phase = state["phase"]
         if phase == "pick":
@@ -786,6 +785,8 @@ def trick_distribution(chances: list[float]) -> list[float]:
 def bot_choice(view: View, seat: int, moves: list[Move]) -> Move:
     """The bot's move for its view, among the legal ``moves``."""
     phase = view["phase"]
+    if len(moves) == 1:
+        return moves[0]
     if phase == "pick":
         return bot_pick(view, moves)
     beliefs = estimate_numbers(view)

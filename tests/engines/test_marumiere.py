@@ -116,6 +116,15 @@ def test_metadata_and_options():
             engine.setup(players, 1)
 
 
+def test_only_the_awaited_seat_has_moves_and_seats_are_ints():
+    state = engine.setup(3, 1, {"deal": {"dealer": 0}})
+    assert engine.legal_moves(state, 1) and engine.waiting_for(state) == [1]
+    for seat in (0, 2, 1.0, True, "1", None, -2, 3):
+        assert engine.legal_moves(state, seat) == []
+    with pytest.raises(ValueError):
+        engine.view(state, True)
+
+
 def test_back_sizes_are_number_times_a_factor_drawn_once_per_game():
     for seed in range(5):
         state = engine.setup(4, seed)
@@ -787,13 +796,7 @@ def test_view_keys():
         "number": 1,
     }
     play_events = [e for e in view["log"] if e["type"] == "play"]
-    assert play_events[0] == {
-        "type": "play",
-        "seat": 0,
-        "position": 4,
-        "colour": "red",
-        "size": state["sizes"]["red-5"],
-    }
+    assert play_events[0] == {"type": "play", "seat": 0, "position": 4, "colour": "red"}
     with pytest.raises(ValueError):
         engine.view(state, 2)
 
