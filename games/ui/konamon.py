@@ -337,7 +337,7 @@ def _penalty(event: dict[str, Any], players: Players) -> str:
 
 def _reveal(event: dict[str, Any], players: Players) -> str:
     values = {"player": _seat(event, players), "cards": cards_phrase(event.get("cards"))}
-    if event.get("discard") is not None:
+    if event.get("discard") is not None:  # older logs carried the discard on the reveal
         values["discard"] = event["discard"]
         return _("%(player)s plays %(cards)s and discards No. %(discard)s.") % values
     return _("%(player)s plays %(cards)s.") % values
@@ -395,7 +395,12 @@ EVENT_DESCRIBERS = {
     ),
     "chose": lambda e, p: _("%(player)s has chosen.") % {"player": _seat(e, p)},
     "choice": _choice,
+    "choice_discard": lambda e, p: (
+        _("%(player)s set No. %(card)s aside to discard (secret until the reveal).")
+        % {"player": _seat(e, p), "card": e["card"]}
+    ),
     "reveal": _reveal,
+    "discard": lambda e, p: _("%(player)s discards No. %(card)s.") % {"player": _seat(e, p), "card": e["card"]},
     "card": lambda e, p: (
         _("%(player)s carries out No. %(card)s (prep %(prep)s, bake %(bake)s, hand over %(hand_over)s).")
         % {"player": _seat(e, p), "card": e["card"], "prep": e["prep"], "bake": e["bake"], "hand_over": e["hand_over"]}

@@ -1,0 +1,117 @@
+"""Every game's table and move forms, rendered for real states of seeded bot games.
+
+For many states and every seat (and a spectator): the page renders, every
+legal move can be made through the rendered form (simulating what a browser
+posts), and every post the form allows parses to a legal move or is refused
+with ``BadMoveInput``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.http import QueryDict
+from django.utils import translation
+
+from games.engines import get_engine
+from games.ui import BadMoveInput, get_ui
+
+from tests.games.ui.support import (
+    PLATFORM_FIELDS,
+    bot_states,
+    canonical,
+    forms_in,
+    make_players,
+    possible_posts,
+    render,
+)
+
+pytestmark = pytest.mark.urls("tests.games.ui.urls")
+
+GAMES = [
+    # (slug, players, seed, options, every)
+    ("mamma-mia", 2, 1, None, 3),
+    ("mamma-mia", 3, 2, {"memory": "open"}, 5),
+    ("mamma-mia", 5, 3, None, 9),
+    ("konamon", 2, 4, None, 2),
+    ("konamon", 3, 5, None, 4),
+    ("konamon", 4, 6, None, 6),
+    ("marumiere", 2, 7, None, 3),
+    ("marumiere", 3, 8, {"variant": "nobody"}, 5),
+    ("marumiere", 4, 9, {"variant": "self"}, 7),
+]
+
+
+def as_post(data: dict[str, str]) -> QueryDict:
+    post = QueryDict(mutable=True)
+    for key, value in data.items():
+        post[key] = value
+    return post
+
+
+def check_forms(slug: str, html: str, legal: list[dict]) -> None:
+    """Each legal move is reachable through some form; each possible post is legal or refused."""
+    ui = get_ui(slug)
+    forms = forms_in(html)
+    if not legal:
+        assert not forms, "no move form when the seat is not awaited"
+        return
+    assert forms, "a move form when the seat is awaited"
+    reached = set()
+    for form in forms:
+        assert form["action"] == "/games/42/move/"
+        for data in possible_posts(form):
+            assert PLATFORM_FIELDS <= set(data), "every form carries the platform's hidden fields"
+            try:
+                move = ui.parse_move(as_post(data), legal_moves=legal)
+            except BadMoveInput:
+                continue
+            assert canonical(move) in {canonical(m) for m in legal}
+            reached.add(canonical(move))
+    missing = {canonical(m) for m in legal} - reached
+    assert not missing, f"legal moves no form can make: {sorted(missing)[:3]}"
+
+
+@pytest.mark.parametrize(("slug", "players", "seed", "options", "every"), GAMES)
+def test_every_state_renders_and_every_legal_move_is_reachable(slug, players, seed, options, every):
+    engine = get_engine(slug)
+    ui = get_ui(slug)
+    people = make_players(players)
+    for state in bot_states(slug, players=players, seed=seed, options=options, every=every):
+        for seat in [*range(players), None]:
+            view = engine.view(state, seat)
+            legal = engine.legal_moves(state, seat) if seat is not None else []
+            context = ui.page_context(view=view, legal_moves=legal, seat=seat, players=people)
+            assert set(context) == {"gameui"}
+            table = render(slug, "table", context)
+            moves = render(slug, "moves", context)
+            assert "Bob &lt;b&gt;" in table and "Bob <b>" not in table, "player names are escaped"
+            check_forms(slug, moves, legal)
+            assert not forms_in(table), "the table holds no move form"
+
+
+@pytest.mark.parametrize("slug", ["mamma-mia", "konamon", "marumiere"])
+def test_pages_render_in_japanese(slug):
+    engine = get_engine(slug)
+    ui = get_ui(slug)
+    people = make_players(3)
+    with translation.override("ja"):
+        for state in bot_states(slug, players=3, seed=11, every=10):
+            seat = (engine.waiting_for(state) or [0])[0]
+            view = engine.view(state, seat)
+            context = ui.page_context(view=view, legal_moves=engine.legal_moves(state, seat), seat=seat, players=people)
+            render(slug, "table", context)
+            render(slug, "moves", context)
+
+
+def test_konamon_customers_are_named_in_the_readers_language():
+    engine = get_engine("konamon")
+    ui = get_ui("konamon")
+    state = engine.setup(players=3, seed=1)
+    view = engine.view(state, 0)
+    customer = view["customers"][0]
+    with translation.override("ja"):
+        context = ui.page_context(view=view, legal_moves=[], seat=0, players=make_players(3))
+        assert customer["name"]["ja"] in render("konamon", "table", context)
+    with translation.override("en"):
+        context = ui.page_context(view=view, legal_moves=[], seat=0, players=make_players(3))
+        assert customer["name"]["en"].replace("'", "&#x27;") in render("konamon", "table", context)
