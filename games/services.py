@@ -150,11 +150,11 @@ class Table:
 
 def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     """Lock the game row and load its seats, seat views and (optionally) state: 3-4 queries."""
-    qs = Game.objects.select_for_update(of=("self",))
-    if with_state:
-        qs = qs.select_related("state_row")
+    # The state is read in its own query once the lock is held: a row joined into the
+    # locking query would keep the version seen before waiting for the lock (PostgreSQL
+    # re-reads only the locked row), and the move would apply to a stale state.
     try:
-        game = qs.get(pk=game_id)
+        game = Game.objects.select_for_update().get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError):
         raise NotSeated() from None
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
@@ -162,7 +162,7 @@ def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     if game.status != GameStatus.OPEN:
         table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log", "log_tail")}
     if with_state:
-        table.state_row = game.state_row
+        table.state_row = GameState.objects.get(game=game)
     return table
 
 
@@ -721,6 +721,7 @@ class SnapshotReport:
 def check_snapshot(game: Game) -> SnapshotReport:
     """Rebuild ``game`` from seed + options + moves and compare with the stored state and views."""
     problems: list[str] = []
+    game = Game.objects.get(pk=game.pk)  # fresh: the caller's copy may predate the last moves
     if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
         return SnapshotReport(game.pk, problems)
     engine = game.engine

@@ -71,7 +71,8 @@ def test_full_game_through_the_api_with_a_token(slug, players, client):
     """Two users play with API tokens; a bot fills the third seat."""
     tokens = {}
     for user in players[:2]:
-        response = client.post(reverse("api-token"), {"username": user.username, "password": "correct horse battery staple"})
+        credentials = {"username": user.username, "password": "correct horse battery staple"}
+        response = client.post(reverse("api-token"), credentials)
         assert response.status_code == 200, response.content
         tokens[user.pk] = response.json()["token"]
 
