@@ -7,12 +7,13 @@ queries, whatever the length of a game or of a user's history.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Prefetch, Q
 
-from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
+from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat, SeatView, Visibility
 
 INVITED_SESSION_KEY = "games_invited"
 FINISHED_PER_PAGE = 10
@@ -134,6 +135,15 @@ def my_seat_view(*, game_id: int, user) -> SeatView | None:
         .defer("log")
         .first()
     )
+
+
+def move_applied(*, game_id: int, seat_number: int | None, key: str) -> bool:
+    """Whether this seat's move with that idempotency key was applied already."""
+    try:
+        key = str(uuid.UUID(str(key)))
+    except ValueError:
+        return False
+    return Move.objects.filter(game_id=game_id, seat_number=seat_number, idempotency_key=key).exists()
 
 
 @dataclass

@@ -461,12 +461,12 @@ def _parse_key(idempotency_key) -> uuid.UUID | None:
         raise BadInput() from None
 
 
-def _parse_version(expected_version) -> int:
+def parse_version(expected_version) -> int:
     if isinstance(expected_version, bool):
         raise BadInput()
     try:
         version = int(expected_version)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         raise BadInput() from None
     if version < 0:
         raise BadInput()
@@ -480,7 +480,7 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
     ``replayed=True`` and changes nothing.
     """
     key = _parse_key(idempotency_key)
-    version = _parse_version(expected_version)
+    version = parse_version(expected_version)
     with transaction.atomic():
         table = _lock_table(game_id)
         game = table.game

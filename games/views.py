@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.engines import ENGINE_MODULES, get_engine
-from games.exceptions import BadInput, GameError, NotSeated
+from games.exceptions import BadInput, GameError, GameNotActive, NotSeated, NotYourTurn, StaleVersion
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.models import GameEvent, GameStatus
 from games.selectors import INVITED_SESSION_KEY, GameAccess
@@ -317,22 +317,24 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """Parse the UI's form into a move and hand it to the service; redirect, or show why not."""
-    from games.ui import BadMoveInput
-
     seat_view = selectors.my_seat_view(game_id=game_id, user=request.user)
+    key = request.POST.get("idempotency_key") or None
     try:
         if seat_view is None:
             raise NotSeated()
         try:
-            move = _ui(seat_view.game.engine_slug).parse_move(request.POST, legal_moves=seat_view.legal_moves)
-        except BadMoveInput as exc:
-            raise BadInput(exc.message) from None
-        result = services.check_play_move(
+            move = _parse_move(seat_view, request.POST)
+        except GameError:
+            # The same form posted again after it was applied: nothing to do.
+            if key and selectors.move_applied(game_id=game_id, seat_number=seat_view.seat_number, key=key):
+                return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
+            raise
+        services.check_play_move(
             user=request.user,
             game_id=game_id,
             move=move,
             expected_version=request.POST.get("version"),
-            idempotency_key=request.POST.get("idempotency_key") or None,
+            idempotency_key=key,
         )
     except GameError as exc:
         access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
@@ -341,10 +343,25 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         context = _game_context(request, access, error=exc.message)
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
-    target = "game-table" if request.htmx else "game"
-    if result.replayed:
-        pass  # the same form posted twice: the first one counted, nothing changed
-    return HttpResponseRedirect(reverse(target, args=[game_id]))
+    return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
+
+
+def _parse_move(seat_view, post) -> dict:
+    """The posted move, after the cheap checks the service repeats under the lock (stale, not awaited)."""
+    from games.ui import BadMoveInput
+
+    game = seat_view.game
+    version = services.parse_version(post.get("version"))
+    if game.status != GameStatus.ACTIVE:
+        raise GameNotActive()
+    if version > game.version or version < seat_view.moves_version:
+        raise StaleVersion()
+    if not seat_view.legal_moves:
+        raise NotYourTurn()
+    try:
+        return _ui(game.engine_slug).parse_move(post, legal_moves=seat_view.legal_moves)
+    except BadMoveInput as exc:
+        raise BadInput(exc.message) from None
 
 
 @require_GET
