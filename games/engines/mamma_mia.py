@@ -61,13 +61,22 @@ SOURCES = ("kitchen", "recipes")
 
 def _check_data() -> None:
     """Refuse a recipe file the engine cannot play (at import, so a bad printed set fails loudly)."""
-    assert len(set(TOPPINGS)) == len(TOPPINGS) == 5, "five topping kinds"
-    assert MAMMA_MIA not in TOPPINGS and not set(TOPPINGS) & set(RECIPES)
+    problems = []
+    if len(set(TOPPINGS)) != len(TOPPINGS) or MAMMA_MIA in TOPPINGS or set(TOPPINGS) & set(RECIPES):
+        problems.append("topping ids must be distinct from each other, the Mamma Mia card and recipe ids")
+    if len(COLOURS) < 5:
+        problems.append("one colour per seat, 5 seats")
     for colour in COLOURS:
-        assert SIGNATURES[colour] in TOPPINGS and COLOUR_RECIPES[colour], colour
+        if SIGNATURES[colour] not in TOPPINGS or not COLOUR_RECIPES[colour]:
+            problems.append(f"colour {colour}: unknown signature or no recipes")
     for recipe_id, card in RECIPES.items():
-        assert card["kind"] in RECIPE_KINDS and card["colour"] in COLOURS, recipe_id
-        assert all(kind in TOPPINGS and n >= 1 for kind, n in card["needs"].items()), recipe_id
+        extra = {"bombastica": "at_least", "monotoni": "same", "minimale": "scarcest"}.get(card["kind"])
+        if card["kind"] not in RECIPE_KINDS or card["colour"] not in COLOURS or (extra and extra not in card):
+            problems.append(f"recipe {recipe_id}: unknown kind or colour, or its count missing")
+        if not all(kind in TOPPINGS and n >= 1 for kind, n in card["needs"].items()):
+            problems.append(f"recipe {recipe_id}: needs unknown toppings")
+    if problems:
+        raise ValueError("games/engines/data/mamma_mia.json: " + "; ".join(problems))
 
 
 _check_data()
@@ -778,10 +787,33 @@ def floor_counts(pool: dict[str, float]) -> dict[str, int]:
     return {k: int(v) for k, v in pool.items()}
 
 
-def cheapest_add(recipe: str, pool: dict[str, int], hand: dict[str, int]) -> int | None:
-    """Fewest cards from hand that bake the recipe against this table, or None if it cannot."""
-    ways = ways_to_bake(recipe, pool, hand)
-    return min((sum(add.values()) for _, add, _ in ways), default=None)
+def missing_cards(needs: dict[str, int], table: dict[str, int], hand: dict[str, int], extra: tuple = ()) -> int | None:
+    """How many cards the hand must add to these needs (plus ``extra``: (kind, n)), or None if it cannot."""
+    total = 0
+    for kind, n in (*needs.items(), *extra):
+        missing = n - table[kind]
+        if missing > 0:
+            if hand[kind] < missing:
+                return None
+            total += missing
+    return total
+
+
+def cheapest_add(recipe: str, table: dict[str, int], hand: dict[str, int]) -> int | None:
+    """Fewest cards from hand that bake the recipe against this table, or None if it cannot (the bot's
+    fast count of what ``ways_to_bake`` would list)."""
+    card = RECIPES[recipe]
+    if card["kind"] == "bombastica":  # any kinds will do
+        short = max(0, card["at_least"] - sum(table.values()))
+        return short if sum(hand.values()) >= short else None
+    if card["kind"] == "classic":
+        return missing_cards(card["needs"], table, hand)
+    if card["kind"] == "monotoni":
+        kinds, n = monotoni_kinds(card), card["same"]
+    else:
+        kinds, n = scarcest_kinds(card, table), card["scarcest"]
+    counts = [missing_cards(card["needs"], table, hand, ((kind, n),)) for kind in kinds]
+    return min((c for c in counts if c is not None), default=None)
 
 
 def kinds_wanted(recipes: list[str], pool: dict[str, float]) -> dict[str, float]:
@@ -801,7 +833,8 @@ def choose_turn(view: dict[str, Any]) -> dict[str, Any]:
     if not any(toppings.values()):
         return {"type": "turn", "topping": None, "count": 0, "recipe": None, "draw": choose_draw(view, 0, False)}
     estimate, certain = estimated_oven(view)
-    best = None  # (score, -cards, move parts)
+    pools = ((floor_counts(certain), 10.0), (floor_counts(estimate), 6.0))  # (table, confidence)
+    best = None  # (score, kind, count, recipe)
     for recipe in recipes:
         needs = RECIPES[recipe]["needs"]
         for kind in TOPPINGS:
@@ -811,8 +844,8 @@ def choose_turn(view: dict[str, Any]) -> dict[str, Any]:
             count = max(1, min(have, needs.get(kind, 0) - int(estimate[kind])))
             after = dict(toppings)
             after[kind] -= count
-            for pool, confidence in ((certain, 10.0), (estimate, 6.0)):
-                table = floor_counts(pool)
+            for pool, confidence in pools:
+                table = dict(pool)
                 table[kind] += count
                 add = cheapest_add(recipe, table, after)
                 if add is not None:
