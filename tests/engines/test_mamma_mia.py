@@ -887,3 +887,15 @@ def test_bot_plays_a_recipe_the_oven_already_holds():
     state = play(state, 1, turn("salami", 4))
     move = E.bot_move(state, 0)
     assert move["recipe"] == "green-4"
+
+
+def test_bot_fast_count_agrees_with_the_rules():
+    """The bot's quick count of cards to add is the fewest over every way the rules allow."""
+    chooser = random.Random(5)
+    for _ in range(3000):
+        recipe = chooser.choice(sorted(mm.RECIPES))
+        table = {k: chooser.choice([0, 0, 1, 2, 3, 4, 6, 7]) for k in KINDS}
+        hand = {k: chooser.choice([0, 0, 1, 2, 3]) for k in KINDS}
+        ways = mm.ways_to_bake(recipe, table, hand)
+        fewest = min((sum(add.values()) for _, add, _ in ways), default=None)
+        assert mm.cheapest_add(recipe, table, hand) == fewest, (recipe, table, hand)
