@@ -770,6 +770,10 @@ WIN_CHANCE = {
 }
 
 
+# How often a follower who can beat a card is assumed to do so.
+FOLLOWER_BEATS = 0.7
+
+
 def trick_distribution(chances: list[float]) -> list[float]:
     """P(exactly k tricks) when each card wins independently with its chance."""
     dist = [1.0]
@@ -889,7 +893,7 @@ def win_chance(
 
     Cards are ``(colour, estimated number)``. A follower who can beat the card
     (following with a higher card or the led 5, or trumping when void) is assumed
-    to do so seven times in ten.
+    to do so with chance ``FOLLOWER_BEATS``.
     """
     led = led or colour
     five = is_five(number)
@@ -902,7 +906,7 @@ def win_chance(
         else:
             beats = any(is_five(n) for _, n in hand)
         if beats:
-            chance *= 0.3
+            chance *= 1 - FOLLOWER_BEATS
     return chance
 
 
