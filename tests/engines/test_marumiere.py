@@ -612,7 +612,7 @@ def test_need_to_know_states_differing_in_hidden_faces_look_the_same(players):
     chooser = random.Random(players)
     checked = 0
     for variant in ("standard", "nobody", "self"):
-        for state in sampled_states(players, variant, seed=10 + players, every=4):
+        for state in sampled_states(players, variant, seed=10 + players, every=3 + players):
             for viewer in [None, *range(players)]:
                 view = canon(engine.view(state, viewer))
                 awaited = viewer is not None and engine.waiting_for(state) == [viewer]
