@@ -20,6 +20,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.engines import ENGINE_MODULES
 from games.ui.base import BadMoveInput, GameUI, generic_event_text
 from games.ui.messages import COMMON_TEMPLATES, render_message
 
@@ -55,6 +56,7 @@ def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:
     common codes, then every game's, are tried in turn (codes shared by games
     mean the same thing).
     """
+    slug = slug or _raised_by(exc)
     tables = []
     if slug in _UI_CLASSES:
         ui = get_ui(slug)
@@ -66,3 +68,14 @@ def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:
         if text is not None:
             return text
     return str(exc)
+
+
+def _raised_by(exc: BaseException) -> str | None:
+    """The slug of the engine module that raised ``exc`` (codes may mean different things in two games)."""
+    modules = {f"games.engines.{module}": slug for slug, module in ENGINE_MODULES.items()}
+    found = None
+    traceback = exc.__traceback__
+    while traceback is not None:
+        found = modules.get(traceback.tb_frame.f_globals.get("__name__"), found)
+        traceback = traceback.tb_next
+    return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterator
 from functools import cache
 from html.parser import HTMLParser
@@ -60,7 +61,7 @@ def render(slug: str, which: str, context: dict[str, Any]) -> str:
 
 
 def bot_states(
-    slug: str, *, players: int, seed: int, options: dict | None = None, max_moves: int = 400, every: int = 1
+    slug: str, *, players: int, seed: int, options: dict | None = None, max_moves: int = 5000, every: int = 1
 ) -> Iterator[dict[str, Any]]:
     """States along a seeded bot game, every ``every`` moves, ending with the final one."""
     engine = get_engine(slug)
@@ -74,6 +75,13 @@ def bot_states(
         state = engine.play(state, seat, engine.bot_move(state, seat))
         if index % every == 0 or engine.is_over(state):
             yield state
+
+
+def final_state(slug: str, *, players: int, seed: int, options: dict | None = None) -> dict[str, Any]:
+    """The last state of a seeded bot game played to its end."""
+    return deque(bot_states(slug, players=players, seed=seed, options=options, max_moves=5000, every=10**9), maxlen=1)[
+        0
+    ]
 
 
 class FormCollector(HTMLParser):
