@@ -1,0 +1,314 @@
+"""Turning an outbox row into an e-mail: subject, plain text, HTML and headers, in the recipient's language.
+
+Rendering happens at delivery time (a worker), from the row's payload and the
+current public facts of the game (names, ranking). Hidden information comes
+only from the payload, which the receivers took from the recipient's OWN
+``SeatView`` (need to know); nothing here reads ``GameState``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import logging
+import zoneinfo
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
+from django.utils.dateparse import parse_datetime
+from django.utils.html import escape, strip_tags
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from notifications.models import DeadlineReminder, OutboxEmail
+from notifications.outbox import game_thread_id
+from notifications.texts import awaited_phrase, platform_event_text
+from notifications.tokens import unsubscribe_url
+
+logger = logging.getLogger(__name__)
+
+LIST_ID = "mammamia game notifications"
+
+
+def absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def _url(name: str, *args, fallback: str) -> str:
+    try:
+        return absolute(reverse(name, args=args))
+    except NoReverseMatch:
+        return absolute(fallback)
+
+
+def game_url(game) -> str:
+    try:
+        return absolute(game.get_absolute_url())
+    except NoReverseMatch:  # the game page's route has not landed yet
+        return absolute(f"/games/{game.pk}/")
+
+
+def game_title(game) -> str:
+    return _("%(game)s #%(number)s") % {"game": game.engine_name, "number": game.pk}
+
+
+def _players(game) -> list[dict]:
+    from games.models import Seat
+
+    seats = list(Seat.objects.filter(game=game).select_related("user"))
+    try:
+        from games.selectors import player_dicts
+
+        return player_dicts(seats)
+    except ImportError:  # pragma: no cover - selectors landed with the platform
+        return [
+            {"seat": s.number, "name": s.name, "is_bot": s.is_bot, "colour": s.colour, "user_id": s.user_id,
+             "dropped_out": s.dropped_out, "away": bool(s.user_id and s.user.is_away()), "rank": s.final_rank,
+             "score": s.final_score}
+            for s in sorted(seats, key=lambda s: (s.number is None, s.number, s.join_order))
+        ]
+
+
+def _describe(slug: str, event, players) -> str:
+    """One of the recipient's log events as an escaped sentence (games.ui), or a neutral one."""
+    try:
+        from games.ui import describe_event
+
+        return describe_event(slug, event, players)
+    except Exception:  # noqa: BLE001 - a UI not landed or failing must not stop the e-mail
+        logger.warning("cannot describe a %s event for an e-mail", slug, exc_info=True)
+        seat = event.get("seat") if isinstance(event, dict) else None
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return escape(_("%(player)s made a move.") % {"player": players[seat].get("name") or ""})
+        return escape(_("The game moved on."))
+
+
+def _plain(sentence) -> str:
+    return html.unescape(strip_tags(str(sentence)))
+
+
+def _when(value) -> dt.datetime | None:
+    return parse_datetime(value) if isinstance(value, str) else value
+
+
+class Rendered:
+    def __init__(self, subject: str, template: str, context: dict) -> None:
+        self.subject, self.template, self.context = subject, template, context
+
+
+def _turn(row, ctx) -> Rendered:
+    game, payload = row.game, row.payload
+    what = awaited_phrase(game.engine_slug, payload.get("move_types") or [])
+    players = ctx["players"]
+    events = [_describe(game.engine_slug, event, players) for event in payload.get("events") or []]
+    news = [platform_event_text(item.get("kind"), item.get("name", "")) for item in payload.get("news") or []]
+    ctx.update(
+        what=what,
+        events=[mark_safe(e) for e in events],  # noqa: S308 - describe_event escapes
+        events_text=[_plain(e) for e in events],
+        events_skipped=payload.get("events_skipped") or 0,
+        news=[n for n in news if n],
+    )
+    return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
+
+
+def _started(row, ctx) -> Rendered:
+    payload = row.payload
+    if payload.get("awaited"):
+        what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])
+        ctx["what"] = what
+        subject = _("%(game)s has started: %(what)s") % {"game": ctx["game_title"], "what": what}
+    else:
+        subject = _("%(game)s has started") % {"game": ctx["game_title"]}
+    return Rendered(subject, "started", ctx)
+
+
+def _finished(row, ctx) -> Rendered:
+    game = row.game
+    players = ctx["players"]
+    by_seat = {p.get("seat"): p for p in players}
+    ranking = []
+    for line in sorted(game.outcome or [], key=lambda item: (item.get("rank", 0), item.get("seat", 0))):
+        player = by_seat.get(line.get("seat"), {})
+        ranking.append(
+            {
+                "rank": line.get("rank"),
+                "score": line.get("score"),
+                "name": player.get("name") or "",
+                "is_you": line.get("seat") == row.payload.get("seat_number"),
+            }
+        )
+    mine = next((line for line in ranking if line["is_you"]), None)
+    ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None)
+    if mine is not None and mine["rank"] == 1:
+        subject = _("%(game)s is over: you won!") % {"game": ctx["game_title"]}
+    elif mine is not None:
+        subject = _("%(game)s is over: you placed %(rank)s of %(count)s") % {
+            "game": ctx["game_title"], "rank": mine["rank"], "count": len(ranking)
+        }
+    else:
+        subject = _("%(game)s is over") % {"game": ctx["game_title"]}
+    return Rendered(subject, "finished", ctx)
+
+
+def _cancelled(row, ctx) -> Rendered:
+    return Rendered(_("%(game)s was called off") % {"game": ctx["game_title"]}, "cancelled", ctx)
+
+
+def _invitation(row, ctx) -> Rendered:
+    inviter = row.payload.get("invited_by") or _("A player")
+    ctx["inviter"] = inviter
+    subject = _("%(name)s invites you to play %(game)s") % {"name": inviter, "game": row.game.engine_name}
+    return Rendered(subject, "invitation", ctx)
+
+
+def _reminder(row, ctx) -> Rendered:
+    stage = row.payload.get("stage")
+    ctx.update(what=awaited_phrase(row.game.engine_slug, row.payload.get("move_types") or []), stage=stage)
+    title = ctx["game_title"]
+    if stage == DeadlineReminder.Stage.ONE_HOUR:
+        subject = _("%(game)s: 1 hour left for your move") % {"game": title}
+    elif stage == DeadlineReminder.Stage.FOUR_HOURS:
+        subject = _("%(game)s: 4 hours left for your move") % {"game": title}
+    else:
+        subject = _("%(game)s: half of your time for this move is gone") % {"game": title}
+    return Rendered(subject, "reminder", ctx)
+
+
+def _timeout(row, ctx) -> Rendered:
+    from games.services import DROP_OUT_AFTER_TIMEOUTS
+
+    ctx.update(
+        dropped_out=row.payload.get("dropped_out"),
+        timeouts=row.payload.get("timeouts"),
+        drop_out_after=DROP_OUT_AFTER_TIMEOUTS,
+    )
+    if row.payload.get("dropped_out"):
+        subject = _("%(game)s: a bot has taken over your seat") % {"game": ctx["game_title"]}
+    else:
+        subject = _("%(game)s: your time ran out, a bot moved for you") % {"game": ctx["game_title"]}
+    return Rendered(subject, "timeout", ctx)
+
+
+def _digest(row, ctx) -> Rendered:
+    from games.models import Game
+
+    items = row.payload.get("games") or []
+    games = Game.objects.in_bulk([item["game_id"] for item in items])
+    lines = []
+    for item in items:
+        game = games.get(item["game_id"])
+        if game is None:
+            continue
+        lines.append(
+            {
+                "title": game_title(game),
+                "url": game_url(game),
+                "what": awaited_phrase(game.engine_slug, item.get("move_types") or []),
+                "since": _when(item.get("awaited_since")),
+                "deadline": _when(item.get("deadline_at")),
+            }
+        )
+    ctx["lines"] = lines
+    count = len(lines)
+    subject = ngettext(
+        "%(count)s game awaits your move", "%(count)s games await your move", count
+    ) % {"count": count}
+    return Rendered(subject, "digest", ctx)
+
+
+RENDERERS = {
+    OutboxEmail.Kind.TURN: _turn,
+    OutboxEmail.Kind.STARTED: _started,
+    OutboxEmail.Kind.FINISHED: _finished,
+    OutboxEmail.Kind.CANCELLED: _cancelled,
+    OutboxEmail.Kind.INVITATION: _invitation,
+    OutboxEmail.Kind.REMINDER: _reminder,
+    OutboxEmail.Kind.TIMEOUT: _timeout,
+    OutboxEmail.Kind.DIGEST: _digest,
+}
+
+
+def _user_zone(user):
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def render(row: OutboxEmail) -> tuple[str, str, str]:
+    """(subject, plain text, HTML) of an outbox row, in its recipient's language and time zone."""
+    user = row.user
+    with translation.override(user.language or settings.LANGUAGE_CODE), timezone.override(_user_zone(user)):
+        ctx = {
+            "user": user,
+            "name": user.public_name,
+            "site_url": settings.SITE_URL,
+            "unsubscribe_url": unsubscribe_url(user),
+            "settings_url": _url("settings", fallback="/settings/"),
+            "away_url": _url("notifications:away", fallback="/settings/away/"),
+            "time_zone": user.time_zone,
+        }
+        if row.game is not None:
+            game = row.game
+            players = _players(game)
+            seat_number = row.payload.get("seat_number")
+            ctx.update(
+                game=game,
+                game_title=game_title(game),
+                game_url=game_url(game),
+                players=players,
+                others=[p for p in players if seat_number is None or p.get("seat") != seat_number],
+                deadline=_deadline(game, seat_number),
+            )
+        rendered = RENDERERS[row.kind](row, ctx)
+        ctx["subject"] = rendered.subject
+        text = render_to_string(f"notifications/email/{rendered.template}.txt", ctx)
+        html_body = render_to_string(f"notifications/email/{rendered.template}.html", ctx)
+    return rendered.subject, text, html_body
+
+
+def _deadline(game, seat_number):
+    if seat_number is None:
+        return None
+    from games.models import Seat
+
+    return (
+        Seat.objects.filter(game=game, number=seat_number, awaited=True).values_list("deadline_at", flat=True).first()
+    )
+
+
+def build_message(row: OutboxEmail) -> EmailMultiAlternatives:
+    subject, text, html_body = render(row)
+    link = unsubscribe_url(row.user)
+    headers = {
+        "Message-ID": row.message_id,
+        "List-Unsubscribe": f"<{link}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "List-Id": f"{LIST_ID} <notifications.{_list_domain()}>",
+        "Auto-Submitted": "auto-generated",
+        "X-Auto-Response-Suppress": "All",
+    }
+    if row.game_id is not None:
+        root = game_thread_id(row.game_id)
+        headers["In-Reply-To"] = root
+        headers["References"] = root
+    message = EmailMultiAlternatives(
+        subject=" ".join(subject.split()),  # never a line break in a header
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.user.email],
+        headers=headers,
+    )
+    message.attach_alternative(html_body, "text/html")
+    return message
+
+
+def _list_domain() -> str:
+    from notifications.outbox import mail_domain
+
+    return mail_domain()

@@ -1,0 +1,255 @@
+"""Receivers of the games platform's signals: decide who gets which e-mail, write outbox rows.
+
+They run INSIDE the transaction that made the change (see games/signals.py), so
+the outbox rows commit or vanish with the move. Each receiver works in its own
+savepoint and never raises: a bug here is logged and costs an e-mail, never a
+move.
+
+Who gets a "your move" e-mail (``game_advanced``), per ``User.notify_mode``:
+
+- ``every``: each time a game starts awaiting the seat;
+- ``once`` (default): the first time, then not again for that game until the
+  player has opened the game page (``Seat.last_visited_at`` later than the
+  last such e-mail) or moved there themselves;
+- ``digest``: nothing here; ``send_due_digests`` lists the games once a day;
+- ``never``: nothing.
+
+Nothing guesses whether the player is "online". The one thing left out is a
+seat whose own move, in this very transaction, continued its turn (a Konamon!
+card worked step by step, a Mamma Mia! oven decision right after one's turn):
+the player is acting at that moment, and the platform lists such seats as
+newly awaited only so that nobody misses a turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import wraps
+
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils import timezone
+
+from accounts.models import NotifyMode
+from games import signals
+from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
+from notifications import vacations
+from notifications.models import OutboxEmail, SeatNotice
+from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
+from notifications.texts import move_types
+
+logger = logging.getLogger(__name__)
+
+MAX_EVENTS = 40  # log events listed in one e-mail; older ones are summarised as a count
+NEWS_EVENT_KINDS = (GameEvent.Kind.TIMEOUT, GameEvent.Kind.DROPPED_OUT)
+
+
+def guarded(func):
+    """Run a receiver in a savepoint; log and swallow its errors so the move stands."""
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            with transaction.atomic():
+                func(*args, **kwargs)
+        except Exception:
+            logger.exception("notifications: %s failed; the change stands, its e-mails are lost", func.__name__)
+
+    return wrapper
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _is_human(seat) -> bool:
+    return not seat.is_bot and seat.user_id is not None
+
+
+def _upsert_notices(game, values: dict[int, dict], fields: list[str]) -> None:
+    if values:
+        SeatNotice.objects.bulk_create(
+            [SeatNotice(game=game, seat_number=number, **data) for number, data in values.items()],
+            update_conflicts=True,
+            unique_fields=["game", "seat_number"],
+            update_fields=fields,
+        )
+
+
+@receiver(signals.game_started, dispatch_uid="notifications.game_started")
+@guarded
+def on_game_started(sender, game, seats, **kwargs):
+    """Everyone seated hears that the game began; for those awaited first this is their "your move" e-mail."""
+    now = timezone.now()
+    humans = [seat for seat in seats if _is_human(seat)]
+    awaited = [seat.number for seat in humans if seat.awaited]
+    legal = dict(
+        SeatView.objects.filter(game=game, seat_number__in=awaited).values_list("seat_number", "legal_moves")
+    )
+    drafts, told = [], {}
+    for seat in humans:
+        if not wants_game_mail(seat.user):
+            continue
+        payload = {"seat_number": seat.number, "awaited": seat.awaited}
+        if seat.awaited:
+            payload.update(awaited_since=_iso(seat.awaited_since), move_types=move_types(legal.get(seat.number)))
+            told[seat.number] = {"turn_email_at": now}
+        drafts.append(Draft(seat.user, OutboxEmail.Kind.STARTED, f"started:{game.pk}:{seat.number}", game, payload))
+    _upsert_notices(game, told, ["turn_email_at"])
+    queue(drafts)
+
+
+@receiver(signals.game_advanced, dispatch_uid="notifications.game_advanced")
+@guarded
+def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
+    now = timezone.now()
+    newly = [seat for seat in newly_awaited_seats if _is_human(seat)]
+    vacations.pause_new_turns(newly, now=now)
+    if game.status != GameStatus.ACTIVE:
+        return
+    movers = {move.seat_number for move in moves}
+    acted = {move.seat_number for move in moves if move.made_by == MadeBy.PLAYER}
+    # At the start (no moves) the game-started e-mail told the first players.
+    recipients = [seat for seat in newly if seat.number not in acted] if moves else []
+    recipients = [seat for seat in recipients if _wants_turn_email(seat.user)]
+    numbers = movers | {seat.number for seat in recipients}
+    if not numbers:
+        return
+    recipient_numbers = {seat.number for seat in recipients}
+    views = {
+        row.seat_number: row
+        for row in SeatView.objects.filter(game=game, seat_number__in=numbers).only(
+            "seat_number", "log_size", "legal_moves", *(["log"] if recipients else [])
+        )
+    }
+    notices = {row.seat_number: row for row in SeatNotice.objects.filter(game=game, seat_number__in=numbers)}
+
+    drafts, told = [], {}
+    news = _platform_news(game, recipients, notices)
+    for seat in recipients:
+        notice = notices.get(seat.number)
+        if seat.user.notify_mode == NotifyMode.ONCE_UNTIL_VISIT and not _may_send_again(seat, notice):
+            continue
+        view = views.get(seat.number)
+        log = list(view.log) if view is not None and seat.number in recipient_numbers else []
+        events = log[notice.log_mark if notice else 0 :]
+        payload = {
+            "seat_number": seat.number,
+            "version": game.version,
+            "awaited_since": _iso(seat.awaited_since),
+            "move_types": move_types(view.legal_moves if view is not None else []),
+            "events": events[-MAX_EVENTS:],
+            "events_skipped": max(0, len(events) - MAX_EVENTS),
+            "news": [
+                {"kind": item["kind"], "name": item["name"]}
+                for item in news
+                if item["version"] > (notice.version_mark if notice else 0) and item["seat_number"] != seat.number
+            ],
+        }
+        key = f"turn:{game.pk}:{seat.number}:{game.version}"
+        drafts.append(Draft(seat.user, OutboxEmail.Kind.TURN, key, game, payload))
+        told[seat.number] = {"turn_email_at": now}
+
+    marks = {n: {"log_mark": views[n].log_size, "version_mark": game.version} for n in movers if n in views}
+    _upsert_notices(game, {n: {**v, "turn_email_at": None} for n, v in marks.items() if n in acted},
+                    ["log_mark", "version_mark", "turn_email_at"])
+    _upsert_notices(game, {n: v for n, v in marks.items() if n not in acted}, ["log_mark", "version_mark"])
+    _upsert_notices(game, told, ["turn_email_at"])
+    queue(drafts)
+
+
+def _wants_turn_email(user) -> bool:
+    return wants_game_mail(user) and user.notify_mode in (NotifyMode.EVERY_TIME, NotifyMode.ONCE_UNTIL_VISIT)
+
+
+def _may_send_again(seat, notice) -> bool:
+    """"Once until I visit": no e-mail yet, or the player has been to the game since the last one."""
+    if notice is None or notice.turn_email_at is None:
+        return True
+    return seat.last_visited_at is not None and seat.last_visited_at >= notice.turn_email_at
+
+
+def _platform_news(game, recipients, notices) -> list[dict]:
+    """Timeouts and drop-outs since the earliest recipient's last move (public to the whole table)."""
+    if not recipients:
+        return []
+    since = min((notices[s.number].version_mark if s.number in notices else 0) for s in recipients)
+    return list(
+        GameEvent.objects.filter(game=game, kind__in=NEWS_EVENT_KINDS, version__gt=since)
+        .order_by("id")
+        .values("kind", "name", "version", "seat_number")
+    )
+
+
+@receiver(signals.game_finished, dispatch_uid="notifications.game_finished")
+@guarded
+def on_game_finished(sender, game, **kwargs):
+    seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user")
+    queue(
+        [
+            Draft(seat.user, OutboxEmail.Kind.FINISHED, f"finished:{game.pk}:{seat.number}", game,
+                  {"seat_number": seat.number})
+            for seat in seats
+            if wants_game_mail(seat.user)
+        ]
+    )
+
+
+@receiver(signals.game_cancelled, dispatch_uid="notifications.game_cancelled")
+@guarded
+def on_game_cancelled(sender, game, **kwargs):
+    seats = (
+        Seat.objects.filter(game=game, user__isnull=False).exclude(user_id=game.created_by_id).select_related("user")
+    )
+    queue(
+        [
+            Draft(seat.user, OutboxEmail.Kind.CANCELLED, f"cancelled:{game.pk}:{seat.user_id}", game, {})
+            for seat in seats
+            if wants_game_mail(seat.user)
+        ]
+    )
+
+
+@receiver(signals.invitation_created, dispatch_uid="notifications.invitation_created")
+@guarded
+def on_invitation_created(sender, invitation, **kwargs):
+    user = invitation.user
+    if not wants_game_mail(user):
+        return
+    # An invitation row is reused when someone is invited again: the moment tells the e-mails apart.
+    stamp = int(timezone.now().timestamp() * 1000)
+    inviter = invitation.invited_by
+    payload = {"invitation_id": invitation.pk, "invited_by": inviter.public_name if inviter else ""}
+    queue([Draft(user, OutboxEmail.Kind.INVITATION, f"invitation:{invitation.pk}:{stamp}", invitation.game, payload)])
+
+
+@receiver(signals.seat_timed_out, dispatch_uid="notifications.seat_timed_out")
+@guarded
+def on_seat_timed_out(sender, game, seat, dropped_out, **kwargs):
+    """Tell the player whose time ran out (others read it in the game's log)."""
+    user = seat.user if seat.user_id else None
+    if not wants_reminders(user):
+        return
+    payload = {"seat_number": seat.number, "dropped_out": bool(dropped_out), "timeouts": seat.timeouts}
+    key = f"timeout:{game.pk}:{seat.number}:{game.version}"
+    queue([Draft(user, OutboxEmail.Kind.TIMEOUT, key, game, payload)])
+
+
+def _clear_undeliverable(user) -> None:
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(pk=user.pk, email_undeliverable_since__isnull=False).update(
+        email_undeliverable_since=None
+    )
+
+
+try:  # A new address gets a fresh chance (allauth's e-mail management pages).
+    from allauth.account.signals import email_changed
+
+    @receiver(email_changed, dispatch_uid="notifications.email_changed")
+    def on_email_changed(sender, request=None, user=None, **kwargs):
+        if user is not None:
+            _clear_undeliverable(user)
+
+except ImportError:  # pragma: no cover - allauth is a dependency
+    pass

@@ -1,0 +1,72 @@
+"""Helpers of the notification tests (imported by the test modules)."""
+
+from __future__ import annotations
+
+from django.core.mail.backends.base import BaseEmailBackend
+
+from games.models import Seat, SeatView
+
+
+class ScriptedBackend(BaseEmailBackend):
+    """A mail backend that records messages and raises the scripted errors first, one per send."""
+
+    sent: list = []
+    errors: list = []
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.sent = []
+        cls.errors = []
+
+    def send_messages(self, email_messages):
+        if ScriptedBackend.errors:
+            raise ScriptedBackend.errors.pop(0)
+        ScriptedBackend.sent.extend(email_messages)
+        return len(email_messages)
+
+
+def start_game(slug, users, *, bots=0, time_limit_hours=0, options=None):
+    """A started game: users[0] creates it, the others join."""
+    from games import services
+
+    game = services.create_game(
+        user=users[0],
+        engine_slug=slug,
+        players=len(users) + bots,
+        options=options or {},
+        bots=bots,
+        time_limit_hours=time_limit_hours,
+    )
+    for user in users[1:]:
+        services.join_game(user=user, game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def awaited(game):
+    """(seat, SeatView) of the lowest awaited human seat, or (None, None)."""
+    seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").order_by("number").first()
+    if seat is None:
+        return None, None
+    return seat, SeatView.objects.get(game=game, seat_number=seat.number)
+
+
+def play(game, *, index=0):
+    """The awaited human seat plays its ``index``-th legal move; returns the seat that moved."""
+    from games import services
+
+    game.refresh_from_db()
+    seat, view = awaited(game)
+    assert seat is not None, "no human seat is awaited"
+    services.check_play_move(
+        user=seat.user, game_id=game.pk, move=view.legal_moves[index], expected_version=game.version
+    )
+    game.refresh_from_db()
+    return seat
+
+
+def visit(seat):
+    from games import services
+
+    seat.refresh_from_db()
+    services.mark_visited(seat_id=seat.pk, version=seat.game.version)
