@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -195,9 +196,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    "deliver-outbox": {"task": "games.tasks.deliver_pending_notifications", "schedule": 30.0},
-    "check-deadlines": {"task": "games.tasks.check_deadlines", "schedule": 60.0},
-    "send-digests": {"task": "games.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
+    # The safety net of the e-mail outbox: delivers rows whose on-commit queueing was lost.
+    "deliver-outbox": {"task": "notifications.tasks.deliver_pending_notifications", "schedule": 30.0},
+    # Reminders, timeouts (the platform's play_timeout_move) and stalled bots.
+    "check-deadlines": {"task": "notifications.tasks.check_deadlines", "schedule": 60.0},
+    # Daily digests go at 08:00 in each user's zone; zones differ by quarter hours.
+    "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
 }
 
 # Games.
