@@ -302,12 +302,13 @@ def test_setup_is_deterministic_plain_data(slug):
 def test_random_playouts_keep_the_protocol(slug, players):
     """Every state of two seeded games: shapes, purity, JSON stability, legal deterministic bot.
 
-    Every seat's view is checked on every third state and the last (views are the slow part).
+    Every seat's view is checked on every third state of the first game and on the last states (views are the
+    slow part).
     """
     engine = get_engine(slug)
     for seed in (1, 2):
         for index, (state, seat, move) in enumerate(playout(engine, players, seed)):
-            check_state(engine, state, players, views=index % 3 == 0 or seat is None)
+            check_state(engine, state, players, views=(seed == 1 and index % 3 == 0) or seat is None)
             if seat is None:
                 break
             check_move(engine, state, seat, move)
@@ -327,7 +328,7 @@ def test_everything_listed_is_accepted_and_nothing_else(slug, players):
             learn(vocabulary, engine.legal_moves(state, other))
         states.append(state)
     final = states[-1]
-    for state in chooser.sample(states[:-1], min(8, len(states) - 1)):
+    for state in chooser.sample(states[:-1], min(6, len(states) - 1)):
         check_refusals(engine, state, players, vocabulary, chooser)
     assert all(engine.legal_moves(final, seat) == [] for seat in range(players))
     stale = [{"type": kind} for kind in vocabulary.get("type", []) if isinstance(kind, str)]
