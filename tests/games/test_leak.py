@@ -65,7 +65,7 @@ def mamma_mia_tokens(state, view, seat):
     own = set(view["hand"]["recipes"]) if seat is not None and view.get("hand") else set()
 
     def tokens(ids):
-        return {escape(recipe_card(r)["label"]) for r in ids} | {r for r in ids}
+        return {escape(recipe_card(r)["label"]) for r in ids} | set(ids)
 
     return tokens(hidden), tokens(own)
 
