@@ -210,24 +210,32 @@ def working_context(working: Mapping[str, Any] | None, players: Players) -> dict
 # Forms ---------------------------------------------------------------------------------
 
 
-def choose_forms(legal_moves: list[Move]) -> dict[str, Any]:
+def choose_forms(legal_moves: list[Move], hand: list[int]) -> dict[str, Any]:
     """Choosing: single cards, valid pairs, or (two players, no pair) a card plus a discard."""
     singles = [m for m in legal_moves if len(m.get("cards", [])) == 1 and m.get("discard") is None]
     pairs = [m for m in legal_moves if len(m.get("cards", [])) == 2]
     with_discard = [m for m in legal_moves if m.get("discard") is not None]
     return {
+        "hand": [action_card(n) for n in hand],
         "singles": [{"value": move_value(m), "card": action_card(m["cards"][0])} for m in singles],
-        "pairs": [
-            {
-                "value": move_value(m),
-                "cards": [action_card(c) for c in m["cards"]],
-                "total": sum(m["cards"]),
-                "label": _("Play No. %(first)s and No. %(second)s (together %(total)s)")
-                % {"first": m["cards"][0], "second": m["cards"][1], "total": sum(m["cards"])},
-            }
-            for m in pairs
-        ],
+        "pairs": [pair_option(m) for m in pairs],
         "discard": discard_form(with_discard),
+    }
+
+
+def pair_option(move: Move) -> dict[str, Any]:
+    """Two cards played together: their numbers, sum and what they do between them."""
+    first, second = move["cards"]
+    counts = {p: sum(action_counts().get(n, {}).get(p, 0) for n in (first, second)) for p in PROCESSES}
+    values = {"first": first, "second": second, "total": first + second, **counts}
+    return {
+        "value": move_value(move),
+        "first": first,
+        "second": second,
+        "total": first + second,
+        "counts": _("prep %(prep)s · bake %(bake)s · hand over %(hand_over)s") % values,
+        "label": _("Play No. %(first)s and No. %(second)s (together %(total)s): %(what)s")
+        % {**values, "what": _("prep %(prep)s, bake %(bake)s, hand over %(hand_over)s") % values},
     }
 
 
@@ -486,6 +494,7 @@ class KonamonUI(GameUI):
         self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
     ) -> dict[str, Any]:
         working = view.get("working")
+        form = self.form_context(legal_moves=legal_moves, working=working, players=players, hand=view.get("hand") or [])
         context = {
             "phase": view.get("phase"),
             "boards": [board(name, (view.get("boards") or {}).get(name) or {}) for name in BOARDS],
@@ -502,7 +511,9 @@ class KonamonUI(GameUI):
             "hand": [action_card(n) for n in view.get("hand") or []],
             "choice": self.own_choice(view.get("choice")),
             "waiting_names": names.player_list(players, view.get("waiting_for") or []),
-            "form": self.form_context(legal_moves=legal_moves, working=working, players=players),
+            "form": form,
+            # Choosing shows every card in hand as a button: the table does not repeat the hand then.
+            "hand_in_form": form["kind"] == "choose",
         }
         return context
 
@@ -528,12 +539,14 @@ class KonamonUI(GameUI):
         }
 
     @staticmethod
-    def form_context(*, legal_moves: list[Move], working: Mapping[str, Any] | None, players: Players) -> dict[str, Any]:
+    def form_context(
+        *, legal_moves: list[Move], working: Mapping[str, Any] | None, players: Players, hand: list[int]
+    ) -> dict[str, Any]:
         kinds = {m.get("type") for m in legal_moves}
         if not legal_moves:
             return {"kind": None}
         if "choose" in kinds:
-            return {"kind": "choose", **choose_forms(legal_moves)}
+            return {"kind": "choose", **choose_forms(legal_moves, hand)}
         if "unload" in kinds:
             return {"kind": "unload", "options": unload_forms(legal_moves)}
         return {

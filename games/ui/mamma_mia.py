@@ -177,6 +177,17 @@ def heard_this_round(log: list[Mapping[str, Any]], players: Players) -> list[dic
     return heard
 
 
+def heard_card_count(log: list[Mapping[str, Any]]) -> int:
+    """How many oven cards this round the viewer heard announced (toppings and recipes)."""
+    cards = 0
+    for event in log:
+        if event.get("type") == "round":
+            cards = 0
+        elif event.get("type") == "turn":
+            cards += int(event.get("count") or 0) + (1 if event.get("recipe") else 0)
+    return cards
+
+
 def hand_context(hand: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if not hand:
         return None
@@ -458,6 +469,7 @@ class MammaMiaUI(GameUI):
         oven = view.get("oven") or {}
         table = view.get("table") or {}
         deciding = view.get("deciding")
+        form = self.form_context(legal_moves=legal_moves, view=view)
         return {
             "phase": view.get("phase"),
             "memory": view.get("memory"),
@@ -475,8 +487,12 @@ class MammaMiaUI(GameUI):
             if deciding
             else None,
             "heard": heard_this_round(view.get("log") or [], players) if view.get("phase") == 1 else [],
+            "heard_cards": heard_card_count(view.get("log") or []) if view.get("phase") == 1 else 0,
             "hand": hand_context(view.get("hand")),
-            "form": self.form_context(legal_moves=legal_moves, view=view),
+            "form": form,
+            # While a turn is chosen the form shows every topping and recipe in hand: the table does not repeat them.
+            "hand_in_form": form["kind"] == "turn" and not form["passing"],
+            "deciding_in_form": form["kind"] == "decide",
         }
 
     @staticmethod
