@@ -1,0 +1,171 @@
+"""Growth: SQL queries and time per request as games get long and histories big.
+
+Runs in the runner's Django process with Django's test client (the whole
+middleware stack, production settings) and ``CaptureQueriesContext``:
+
+- the game page and a move near the start and near the end of the longest game
+  (4-player Konamon!, played through the services with each seat's bot move);
+- "My games" and the profile page (match history, paginated) of a user with 10
+  and a user with 10,000 finished games.
+
+A move is measured inside a transaction that is rolled back, so the same move
+can be timed again from the same position (the commit itself and the e-mail
+queued after it are not in these figures; the HTTP runs have them).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bench import seed
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _client(user) -> Client:
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    return client
+
+
+def _measure(call, repeat: int) -> dict:
+    times, queries, statuses = [], [], set()
+    call()  # warm-up
+    for _ in range(repeat):
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            status = call()
+            times.append(time.perf_counter() - started)
+        queries.append(len(captured.captured_queries))
+        statuses.add(status)
+    return {
+        "queries": max(queries),
+        "queries_min": min(queries),
+        "median_ms": round(1000 * statistics.median(times), 2),
+        "p90_ms": round(1000 * sorted(times)[int(0.9 * (len(times) - 1))], 2),
+        "status": sorted(statuses),
+        "repeat": repeat,
+    }
+
+
+def _page(client: Client, path: str):
+    def call():
+        return client.get(path).status_code
+
+    return call
+
+
+def _move(client: Client, game, seat_number: int):
+    """POST the seat's bot move as the player would (the ``move`` field), inside a rolled-back transaction."""
+    import json
+
+    from games.models import GameState
+
+    state = GameState.objects.get(game=game).state
+    move = game.engine.bot_move(state, seat_number)
+    path = f"/games/{game.pk}/move/"
+
+    def call():
+        status = None
+        try:
+            with transaction.atomic():
+                response = client.post(
+                    path,
+                    {"move": json.dumps(move), "version": game.version, "idempotency_key": str(uuid.uuid4())},
+                )
+                status = response.status_code
+                raise _Rollback
+        except _Rollback:
+            pass
+        return status
+
+    return call
+
+
+def _play_to(game, target_moves: int) -> None:
+    """Play the game's bot moves through the services until ``target_moves`` have been made."""
+    from games import services
+    from games.models import Game, MadeBy
+
+    while True:
+        game = Game.objects.get(pk=game.pk)
+        if game.version >= target_moves:
+            return
+        with transaction.atomic():
+            table = services._lock_table(game.pk)
+            awaited = [s for s in table.seats if s.awaited]
+            seat = awaited[0]
+            move = table.game.engine.bot_move(table.state_row.state, seat.number)
+            services.do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.PLAYER)
+
+
+def _length(game) -> int:
+    """How many moves this game lasts when every seat plays its bot move (engine only)."""
+    from games.models import GameState
+
+    engine = game.engine
+    state = GameState.objects.get(game=game).state
+    moves = 0
+    while not engine.is_over(state):
+        seat = engine.waiting_for(state)[0]
+        state = engine.play(state, seat, engine.bot_move(state, seat))
+        moves += 1
+    return moves
+
+
+def longest_game(repeat: int, log) -> dict:
+    from games import services
+    from games.models import Game
+
+    users = seed.make_users("long_", 4)
+    game = services.create_game(user=users[0], engine_slug="konamon", players=4)
+    for user in users[1:]:
+        services.join_game(user=user, game_id=game.pk)
+    game = Game.objects.get(pk=game.pk)
+    total = _length(game)
+    results = {"game": "konamon", "players": 4, "moves_in_game": total}
+    for label, at in (("start", 3), ("end", total - 3)):
+        started = time.perf_counter()
+        _play_to(game, at)
+        log(f"growth: konamon 4p played to move {at} of {total} in {time.perf_counter() - started:.1f} s")
+        game = Game.objects.get(pk=game.pk)
+        seat = game.seats.select_related("user").filter(awaited=True).order_by("number").first()
+        client = _client(seat.user)
+        results[label] = {
+            "moves_played": game.version,
+            "game_page": _measure(_page(client, f"/games/{game.pk}/"), repeat),
+            "move": _measure(_move(client, game, seat.number), repeat),
+        }
+    return results
+
+
+def histories(repeat: int, log) -> dict:
+    opponents = seed.make_users("opp_", 30)
+    results = {}
+    for label, count in (("10", 10), ("10000", 10_000)):
+        (user,) = seed.make_users(f"hist{label}_", 1)
+        started = time.perf_counter()
+        seed.finished_history(user, count, opponents)
+        for slug, opponent in zip(("konamon", "mamma-mia"), opponents, strict=False):
+            seed.two_seat_game(slug, user, opponent)  # and two games in progress, as a real player has
+        log(f"growth: {count} finished games bulk-inserted in {time.perf_counter() - started:.1f} s")
+        client = _client(user)
+        results[label] = {
+            "finished_games": count,
+            "my_games": _measure(_page(client, "/games/"), repeat),
+            "profile": _measure(_page(client, f"/u/{user.username}/"), repeat),
+            "profile_last_page": _measure(_page(client, f"/u/{user.username}/?page={max(1, count // 20)}"), repeat),
+        }
+    return results
+
+
+def run(repeat: int = 15, log=print) -> dict:
+    return {"longest_game": longest_game(repeat, log), "history": histories(repeat, log)}

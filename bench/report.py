@@ -1,0 +1,295 @@
+"""Results to text: the machine, the targets met or missed, and the tables of docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+from bench.stack import BASE_DIR, libpq_conninfo
+
+NOTES = BASE_DIR / "bench" / "notes.md"
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""
+
+
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=BASE_DIR, capture_output=True, text=True, timeout=10,
+                              check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine(database_url: str) -> dict:
+    import django
+    import gunicorn
+    import psycopg
+
+    cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
+                if line.startswith("model name")), platform.processor())
+    mem_kb = next((int(line.split()[1]) for line in _read("/proc/meminfo").splitlines()
+                   if line.startswith("MemTotal")), 0)
+    os_name = next((line.split("=", 1)[1].strip('"') for line in _read("/etc/os-release").splitlines()
+                    if line.startswith("PRETTY_NAME=")), platform.system())
+    with psycopg.connect(libpq_conninfo(database_url)) as conn:
+        pg_version = conn.execute("SHOW server_version").fetchone()[0]
+        fsync = conn.execute("SHOW fsync").fetchone()[0]
+        sync_commit = conn.execute("SHOW synchronous_commit").fetchone()[0]
+    try:
+        import redis
+
+        broker = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).info("server").get("redis_version", "?")
+        broker = f"Redis {broker}"
+    except Exception:  # noqa: BLE001 - only a label
+        broker = os.environ.get("CELERY_BROKER_URL", "").split(":", 1)[0]
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = None
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    return {
+        "date_utc": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M"),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": round(mem_kb / 1024 / 1024, 1),
+        "os": os_name,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "gunicorn": gunicorn.__version__,
+        "postgresql": f"{pg_version} (fsync={fsync}, synchronous_commit={sync_commit})",
+        "broker": broker,
+        "git": _git("rev-parse", "--short", "HEAD") + (" + uncommitted changes" if dirty else ""),
+        "load_average_at_start": [round(x, 2) for x in load] if load else None,
+    }
+
+
+# Targets ------------------------------------------------------------------------------------
+
+
+def _same_within_noise(a: dict, b: dict) -> bool:
+    """Same query count, and times within 25% or 3 ms of each other."""
+    if a["queries"] != b["queries"]:
+        return False
+    slow, fast = max(a["median_ms"], b["median_ms"]), min(a["median_ms"], b["median_ms"])
+    return slow - fast <= max(3.0, 0.25 * fast)
+
+
+def targets(results: dict) -> list[dict]:
+    rows: list[dict] = []
+
+    def add(name: str, target: str, measured, met: bool | None) -> None:
+        rows.append({"target": name, "goal": target, "measured": measured, "met": met})
+
+    open_loop = results.get("open_loop")
+    if open_loop:
+        page, post = open_loop["game_page"], open_loop["move_post"]
+        add("game page p50 at 20 moves/s + 100 pages/s", "≤ 15 ms", f"{page.get('p50_ms')} ms",
+            page.get("p50_ms", 1e9) <= 15)
+        add("game page p99 at the fixed load", "≤ 60 ms", f"{page.get('p99_ms')} ms", page.get("p99_ms", 1e9) <= 60)
+        add("move POST p50 at the fixed load", "≤ 25 ms", f"{post.get('p50_ms')} ms", post.get("p50_ms", 1e9) <= 25)
+        add("move POST p99 at the fixed load", "≤ 100 ms", f"{post.get('p99_ms')} ms",
+            post.get("p99_ms", 1e9) <= 100)
+    ceiling = (results.get("ceilings") or {}).get("framework")
+    closed = {row["players"]: row for row in results.get("closed_loop") or []}
+    if ceiling and 32 in closed:
+        share = closed[32]["moves_per_s"] / ceiling["requests_per_s"] if ceiling["requests_per_s"] else 0
+        add("closed loop, 32 players: moves/s vs framework ceiling", "≥ 50 %",
+            f"{closed[32]['moves_per_s']} / {ceiling['requests_per_s']} = {share:.0%}", share >= 0.5)
+    growth = results.get("growth")
+    if growth:
+        long = growth["longest_game"]
+        pages = [long[k]["game_page"] for k in ("start", "end")]
+        moves = [long[k]["move"] for k in ("start", "end")]
+        add("queries per game page (4-player Konamon!, start / end)", "≤ 10",
+            " / ".join(str(p["queries"]) for p in pages), all(p["queries"] <= 10 for p in pages))
+        add("queries per move (start / end)", "≤ 15", " / ".join(str(m["queries"]) for m in moves),
+            all(m["queries"] <= 15 for m in moves))
+        add("game page: start vs end of the game", "same within noise",
+            f"{pages[0]['median_ms']} vs {pages[1]['median_ms']} ms", _same_within_noise(*pages))
+        add("move: start vs end of the game", "same within noise",
+            f"{moves[0]['median_ms']} vs {moves[1]['median_ms']} ms", _same_within_noise(*moves))
+        history = growth["history"]
+        for key, label in (("my_games", '"My games"'), ("profile", "profile (match history)")):
+            small, big = history["10"][key], history["10000"][key]
+            add(f"{label}: 10 vs 10,000 finished games", "same within noise",
+                f"{small['queries']} vs {big['queries']} queries, {small['median_ms']} vs {big['median_ms']} ms",
+                _same_within_noise(small, big))
+    engines = results.get("engines")
+    if engines:
+        for row in engines:
+            if row["players"] == 4:
+                add(f"engine {row['game']}: full 4-player games per second per core", "≥ 50",
+                    row["games_per_s_per_core"], (row["games_per_s_per_core"] or 0) >= 50)
+    fanout = results.get("fanout")
+    if fanout:
+        add(f"{fanout['emails']:,} turn e-mails to the SMTP server", "≤ 60 s",
+            f"{fanout['seconds']} s ({fanout['delivered']:,} delivered)",
+            fanout["complete"] and fanout["seconds"] <= 60 and fanout["emails"] >= 10_000)
+    return rows
+
+
+# Text ------------------------------------------------------------------------------------------
+
+
+def _mark(met) -> str:
+    return "✅ met" if met else ("—" if met is None else "❌ missed")
+
+
+def table(results: dict) -> str:
+    lines = ["| target | goal | measured | |", "| --- | --- | --- | --- |"]
+    for row in results.get("targets") or []:
+        lines.append(f"| {row['target']} | {row['goal']} | {row['measured']} | {_mark(row['met'])} |")
+    return "\n".join(lines)
+
+
+def _fmt(value) -> str:
+    return "—" if value is None else str(value)
+
+
+def markdown(results: dict) -> str:
+    m = results["machine"]
+    out = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`python -m bench`; see bench/__main__.py). Every figure below is from the run "
+        "described here, on this machine, against real PostgreSQL and a real broker, with the site served by "
+        "gunicorn as in production (DEBUG=0). Raw numbers: `bench/results.json`.",
+        "",
+        "## Machine",
+        "",
+        f"- run: {m['date_utc']} UTC, commit {m['git']}, {results.get('elapsed_s')} s in all"
+        + (" — **quick run (smoke test), not figures**" if results["config"].get("quick") else ""),
+        f"- CPU: {m['cpu']}, {m['cores']} cores; {m['memory_gib']} GiB memory; {m['os']} (kernel {m['kernel']})",
+        f"- load average when the run began: {_fmt(m.get('load_average_at_start'))}",
+        f"- Python {m['python']}, Django {m['django']}, gunicorn {m['gunicorn']} "
+        f"(-w {results['config']['web_workers']}, sync workers), Celery worker -c "
+        f"{results['config']['celery_concurrency']}",
+        f"- PostgreSQL {m['postgresql']}; broker {m['broker']}",
+        "",
+        "## Targets",
+        "",
+        table(results),
+        "",
+    ]
+    engines = results.get("engines")
+    if engines:
+        out += ["## 1. Engines", "", "Complete bot-vs-bot games (every seat plays `bot_move`), one process pinned "
+                "to one CPU; per core = games ÷ that process's CPU time. `python -m bench.engines`.", "",
+                "| game | players | games/s/core | moves/game | µs/move | games played |",
+                "| --- | --- | --- | --- | --- | --- |"]
+        for row in engines:
+            out.append(f"| {row['game']} | {row['players']} | {row['games_per_s_per_core']} | "
+                       f"{row['moves_per_game']} | {round(1000 * row['ms_per_move'])} | {row['games']} |")
+        out.append("")
+    ceilings = results.get("ceilings")
+    closed = results.get("closed_loop")
+    if ceilings or closed:
+        out += ["## 2. Moves over HTTP and the ceilings", ""]
+    if ceilings:
+        db, fw = ceilings["database"], ceilings["framework"]
+        out += [
+            "Database ceiling: one transaction = lock a row, insert a row, update the row, commit "
+            f"(bench/ceilings.py), {db['clients']} clients for {db['seconds']} s with {db['tool']}: "
+            f"**{db['tps']} transactions/s**"
+            + (f" (average latency {db['latency_avg_ms']} ms)." if db.get("latency_avg_ms") else "."),
+            "",
+            "Framework ceiling: a logged-in POST to a bare Django view doing only that transaction "
+            "(bench/views.py, served by the same gunicorn, same middleware), "
+            f"{fw['players']} users in a closed loop: **{fw['requests_per_s']} requests/s** "
+            f"(p50 {fw['move_post'].get('p50_ms')} ms, p99 {fw['move_post'].get('p99_ms')} ms; "
+            f"load generator CPU {fw['client_cpu_share']:.0%} of a core).",
+            "",
+        ]
+    if closed:
+        out += [
+            "Closed loop: each simulated player plays its own two-seat game (both seats, with the two users' "
+            "sessions) through the pages: load the game page, fill in its move form, POST it, follow the "
+            "redirect; no think time. Games rotate Konamon!, Mamma Mia!, Marumiere; a finished game is "
+            "replaced by the next one. Turn e-mails are queued and delivered by the workers meanwhile.",
+            "",
+            "| players | moves/s | pages/s | move POST p50 / p99 ms | page p50 / p99 ms | refused | errors "
+            "| load-generator CPU |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for row in closed:
+            out.append(
+                f"| {row['players']} | {row['moves_per_s']} | {row['pages_per_s']} | "
+                f"{row['move_post'].get('p50_ms')} / {row['move_post'].get('p99_ms')} | "
+                f"{row['game_page'].get('p50_ms')} / {row['game_page'].get('p99_ms')} | {row['refused']} | "
+                f"{sum(row['errors'].values()) - row['refused'] if row['errors'] else 0} | "
+                f"{row['client_cpu_share']:.0%} |"
+            )
+        out.append("")
+    open_loop = results.get("open_loop")
+    if open_loop:
+        o = open_loop
+        out += [
+            f"Open loop: Poisson arrivals of {o['offered_moves_per_s']} moves/s and {o['offered_pages_per_s']} "
+            f"game page views/s over {o['games']} games for {o['wall_s']} s, whatever the server's pace (latency "
+            "counted from the scheduled start). A move is its POST, then the redirect's GET (counted with the "
+            "page views); page views mostly go to the seat that must load its page after the other seat moved.",
+            "",
+            "| request | n | p50 ms | p95 ms | p99 ms | max ms |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for label, key in (("move POST", "move_post"), ("game page GET", "game_page"),
+                           ("whole move (POST + redirect GET)", "move_flow")):
+            p = o[key]
+            out.append(f"| {label} | {p.get('n')} | {p.get('p50_ms')} | {p.get('p95_ms')} | {p.get('p99_ms')} | "
+                       f"{p.get('max_ms')} |")
+        out += ["", f"Achieved: {o['moves_per_s']} moves/s, {o['pages_per_s']} pages/s; refused {o['refused']}, "
+                f"errors {o['errors'] or 'none'}, moves skipped {o['moves_skipped'] or 'none'}; "
+                f"load generator CPU {o['client_cpu_share']:.0%} of a core.", ""]
+    growth = results.get("growth")
+    if growth:
+        long = growth["longest_game"]
+        out += [
+            "## 3. Growth",
+            "",
+            "Django's test client in one process (whole middleware stack, production settings), "
+            "`CaptureQueriesContext`; median of repeated requests. A move is timed inside a transaction that is "
+            "rolled back so it can be repeated from the same position (no COMMIT, no e-mail publishing).",
+            "",
+            f"Longest game: 4-player Konamon!, {long['moves_in_game']} moves when every seat plays its bot move.",
+            "",
+            "| request | position | queries | median ms | p90 ms |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for key in ("start", "end"):
+            for label in ("game_page", "move"):
+                r = long[key][label]
+                out.append(f"| {label.replace('_', ' ')} | after {long[key]['moves_played']} moves | {r['queries']} "
+                           f"| {r['median_ms']} | {r['p90_ms']} |")
+        out += ["", "| page | finished games | queries | median ms | p90 ms |", "| --- | --- | --- | --- | --- |"]
+        for count in ("10", "10000"):
+            for label in ("my_games", "profile", "profile_last_page"):
+                r = growth["history"][count][label]
+                name = {"my_games": '"My games"', "profile": "profile, history page 1",
+                        "profile_last_page": "profile, last history page"}[label]
+                out.append(f"| {name} | {int(count):,} | {r['queries']} | {r['median_ms']} | {r['p90_ms']} |")
+        out.append("")
+    fanout = results.get("fanout")
+    if fanout:
+        f = fanout
+        out += [
+            "## 4. Fan-out",
+            "",
+            f"{f['emails']:,} \"your move\" e-mails (four languages) queued in one transaction through "
+            "`notifications.outbox.queue`; the Celery workers claim, render and send each over SMTP to a local "
+            f"aiosmtpd catcher. Delivered **{f['delivered']:,} in {f['seconds']} s** ({f['per_s']}/s); rows "
+            f"written after {f['rows_written_s']} s, all tasks published after {f['tasks_published_s']} s. "
+            f"Outbox afterwards: {f['outbox_status']}.",
+            "",
+        ]
+    if NOTES.exists():
+        out += [NOTES.read_text().strip(), ""]
+    return "\n".join(out)

@@ -1,0 +1,13 @@
+"""Production settings, plus the bench-only framework-ceiling URL.
+
+The site's own URLs are included unchanged; ``bench/ceiling/<row>/`` exists
+only under this module, so production never carries it. Static files are
+collected into ``BENCH_STATIC_ROOT`` so a bench run never touches the
+deployment's ``staticfiles/``.
+"""
+
+from mammamia.settings import *  # noqa: F403
+from mammamia.settings import env
+
+ROOT_URLCONF = "bench.urls"
+STATIC_ROOT = env.str("BENCH_STATIC_ROOT", default=str(BASE_DIR / "var" / "bench" / "static"))  # noqa: F405

@@ -1,0 +1,216 @@
+"""The stack under test: a fresh benchmark database and the site's processes, as in production.
+
+- ``bench_database_url``: the same PostgreSQL server as DATABASE_URL, database ``<name>_bench``.
+- ``recreate_database``: DROP ... WITH (FORCE) and CREATE, so every run starts empty.
+- ``Stack``: the SMTP catcher, the Celery workers and gunicorn (several sync workers,
+  DEBUG=0, SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, no SSL redirect, cookies not secure)
+  on a free loopback port. Each process gets its own session, so stopping it
+  stops its children too; only processes this module started are ever signalled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def bench_database_url(url: str) -> str:
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") or "mammamia"
+    return urlunsplit(parts._replace(path=f"/{name}_bench"))
+
+
+def libpq_conninfo(url: str, database: str | None = None) -> str:
+    """A libpq URI for psycopg/pgbench (``postgres://`` + a percent-encoded socket dir both work)."""
+    parts = urlsplit(url)
+    if database is not None:
+        parts = parts._replace(path=f"/{database}")
+    return urlunsplit(parts._replace(scheme="postgresql"))
+
+
+def database_name(url: str) -> str:
+    return unquote(urlsplit(url).path.lstrip("/"))
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    name = database_name(url)
+    with psycopg.connect(libpq_conninfo(url, "postgres"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def production_environment(*, database_url: str, email_port: int, work_dir: Path) -> dict[str, str]:
+    """The environment of every process of the run: production settings on loopback."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": env.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "SESSION_COOKIE_SECURE": "0",
+            "CSRF_COOKIE_SECURE": "0",
+            "SECURE_HSTS_SECONDS": "0",
+            "DATABASE_URL": database_url,
+            "EMAIL_URL": f"smtp://127.0.0.1:{email_port}",
+            "SITE_URL": "http://127.0.0.1",
+            "BOT_MOVE_DELAY_SECONDS": "0",
+            "LOG_LEVEL": env.get("BENCH_LOG_LEVEL", "WARNING"),
+            "BENCH_STATIC_ROOT": str(work_dir / "static"),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    return env
+
+
+@dataclass
+class Process:
+    name: str
+    popen: subprocess.Popen
+    log: Path
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.popen.poll() is not None:
+            return
+        try:
+            os.killpg(self.popen.pid, signal.SIGTERM)  # the group this module created for it
+        except ProcessLookupError:
+            return
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            self.popen.wait(timeout=5)
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    work_dir: Path
+    web_workers: int = 4
+    celery_concurrency: int = 2
+    port: int = 0
+    email_port: int = 0
+    processes: dict[str, Process] = field(default_factory=dict)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def mail_dir(self) -> Path:
+        return self.work_dir / "mail"
+
+    def _start(self, name: str, argv: list[str]) -> Process:
+        log = self.work_dir / f"{name}.log"
+        handle = log.open("ab")
+        popen = subprocess.Popen(
+            argv, cwd=BASE_DIR, env=self.env, stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        handle.close()
+        process = Process(name, popen, log)
+        self.processes[name] = process
+        return process
+
+    def start_mail(self) -> None:
+        self.mail_dir.mkdir(parents=True, exist_ok=True)
+        self._start("mail", [sys.executable, "-m", "mammamia.mailcatcher", "--host", "127.0.0.1",
+                             "--port", str(self.email_port), "--folder", str(self.mail_dir)])
+        _wait(lambda: _port_open(self.email_port), 20, "the mail catcher")
+
+    def start_workers(self) -> None:
+        self._start("worker", [sys.executable, "-m", "celery", "-A", "mammamia", "worker", "-l", "warning",
+                               "-c", str(self.celery_concurrency), "-n", f"bench-{os.getpid()}@%h",
+                               "--without-gossip", "--without-mingle"])
+        from mammamia.celery import app
+
+        def answers() -> bool:
+            self._alive("worker")
+            return bool(app.control.ping(timeout=0.5))
+
+        _wait(answers, 60, "the Celery worker")
+
+    def start_web(self) -> None:
+        self.port = free_port()
+        self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
+                            "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
+                            "--graceful-timeout", "10"])
+
+        def answers() -> bool:
+            self._alive("web")
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/", timeout=2) as response:  # noqa: S310 - loopback
+                    return response.status == 200
+            except OSError:
+                return False
+
+        _wait(answers, 60, "gunicorn")
+        # Warm every worker (imports, templates, URL resolvers) before anything is measured.
+        for _ in range(self.web_workers * 6):
+            with urllib.request.urlopen(f"{self.base_url}/", timeout=5) as response:  # noqa: S310 - loopback
+                response.read()
+
+    def web_pids(self) -> list[int]:
+        """The gunicorn worker processes (children of the arbiter)."""
+        web = self.processes.get("web")
+        if web is None:
+            return []
+        children = Path(f"/proc/{web.popen.pid}/task/{web.popen.pid}/children")
+        try:
+            return [int(pid) for pid in children.read_text().split()]
+        except OSError:
+            return []
+
+    def _alive(self, name: str) -> None:
+        process = self.processes[name]
+        if process.popen.poll() is not None:
+            tail = process.log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{name} exited with {process.popen.returncode}:\n{tail}")
+
+    def stop(self) -> None:
+        for name in ("web", "worker", "mail"):
+            process = self.processes.pop(name, None)
+            if process is not None:
+                process.stop()
+
+
+def _port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _wait(check, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not come up within {seconds:.0f} s")
