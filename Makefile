@@ -31,6 +31,16 @@ run: $(STAMP)
 test: $(STAMP)
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Benchmarks: embedded PostgreSQL and Redis of their own under var/bench (or DATABASE_URL's server,
+# database <name>_bench, and CELERY_BROKER_URL). Bounded: about 6-10 minutes. BENCH_ARGS, e.g. --quick.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	MAMMAMIA_VAR_DIR=$(CURDIR)/var/bench $(DEVSERVICES) $(BIN)/python -m bench $(BENCH_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
