@@ -1,0 +1,281 @@
+"""The whole site, started as in production, for the browser tests.
+
+``running_stack(artifacts)`` is a context manager that brings up, and always
+tears down again:
+
+- real services: the configured ``DATABASE_URL`` / ``CELERY_BROKER_URL`` when
+  set (CI: the machine's PostgreSQL and Redis; a Redis broker is used on
+  database 13, so no other run's queued task reaches our worker), else embedded ones from
+  ``mammamia.devservices`` under ``var/e2e/`` (their own PostgreSQL and Redis,
+  so an engineer's ``make run`` worker never steals our tasks);
+- a fresh database ``mammamia_e2e`` on that PostgreSQL server, migrated;
+- gunicorn with ``DEBUG=0`` on a free loopback port (plain HTTP, so the HTTPS
+  redirect, secure cookies and HSTS are switched off), after collectstatic;
+- a real Celery worker and Celery beat (bots move after ``BOT_MOVE_DELAY_SECONDS``);
+- the aiosmtpd mail catcher (``mammamia.mailcatcher``) saving every message
+  as an ``.eml`` file under ``<artifacts>/mail/``.
+
+Run ``python -m e2e.stack`` to get the same stack by hand (Ctrl-C stops it).
+Process output goes to ``<artifacts>/logs/``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+E2E_DATABASE = "mammamia_e2e"
+E2E_REDIS_DB = 13
+PYTHON = sys.executable
+
+
+def log(message: str) -> None:
+    print(f"[e2e] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Stack:
+    base_url: str
+    mail_dir: Path
+    artifacts: Path
+    env: dict[str, str]
+    processes: dict[str, subprocess.Popen] = field(default_factory=dict)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def check_alive(self) -> None:
+        """Fail loudly when a server process died under the tests."""
+        dead = {name: p.returncode for name, p in self.processes.items() if p.poll() is not None}
+        if dead:
+            raise RuntimeError(f"stack processes exited: {dead}; see {self.artifacts / 'logs'}")
+
+
+# Database ----------------------------------------------------------------------------------------
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def _connect_kwargs(url: str) -> dict:
+    """psycopg connection arguments for a DATABASE_URL (a socket directory may be percent-encoded as host)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)
+    userinfo, hostport = (netloc[0], netloc[1]) if len(netloc) == 2 else ("", netloc[0])
+    user, _, password = userinfo.partition(":")
+    host, port = hostport, None
+    if not hostport.startswith("%2F") and ":" in hostport:
+        host, port = hostport.rsplit(":", 1)
+    kwargs = {"host": unquote(host) or None, "user": unquote(user) or None, "dbname": "postgres"}
+    if password:
+        kwargs["password"] = unquote(password)
+    if port:
+        kwargs["port"] = int(port)
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def fresh_database(server_url: str) -> str:
+    """Drop and create the e2e database on the server of ``server_url``; return its URL."""
+    import psycopg
+
+    with psycopg.connect(**_connect_kwargs(server_url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{E2E_DATABASE}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{E2E_DATABASE}"')
+    return _with_database(server_url, E2E_DATABASE)
+
+
+def own_broker(url: str) -> str:
+    """A configured Redis broker, on a database number of our own (a worker of ours must never
+    take another run's queued tasks, nor theirs ours); other brokers as they are."""
+    parts = urlsplit(url)
+    if parts.scheme in ("redis", "rediss") and parts.path.strip("/").isdigit():
+        return urlunsplit((parts.scheme, parts.netloc, f"/{E2E_REDIS_DB}", parts.query, parts.fragment))
+    return url
+
+
+# Processes ---------------------------------------------------------------------------------------
+
+
+def _start(stack: Stack, name: str, argv: list[str]) -> subprocess.Popen:
+    logs = stack.artifacts / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    out = (logs / f"{name}.log").open("ab")
+    process = subprocess.Popen(
+        argv, cwd=BASE_DIR, env=stack.env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: we stop it and its children, nothing else
+    )
+    out.close()
+    stack.processes[name] = process
+    return process
+
+
+def _stop(name: str, process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        log(f"{name} did not stop in time; killing it")
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=5)
+
+
+def _run(stack: Stack, name: str, argv: list[str]) -> None:
+    logs = stack.artifacts / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    with (logs / f"{name}.log").open("ab") as out:
+        subprocess.run(argv, cwd=BASE_DIR, env=stack.env, stdout=out, stderr=subprocess.STDOUT, check=True)
+
+
+def _wait_http(stack: Stack, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}; see {stack.artifacts / 'logs/web.log'}")
+        try:
+            with urllib.request.urlopen(stack.url("/"), timeout=5) as response:  # noqa: S310 - our own loopback URL
+                if response.status == 200:
+                    return
+        except urllib.error.HTTPError as exc:
+            raise RuntimeError(f"the home page answers {exc.code}; see {stack.artifacts / 'logs/web.log'}") from exc
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("gunicorn did not answer in time")
+        time.sleep(0.2)
+
+
+def _wait_log(stack: Stack, name: str, needle: str, timeout: float = 60) -> None:
+    path = stack.artifacts / "logs" / f"{name}.log"
+    deadline = time.monotonic() + timeout
+    while needle not in (path.read_text(errors="replace") if path.exists() else ""):
+        process = stack.processes[name]
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}; see {path}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not log {needle!r} in time; see {path}")
+        time.sleep(0.2)
+
+
+def _interrupt_on_sigterm(cleanup: ExitStack) -> None:
+    """SIGTERM (a CI timeout, ``kill``) unwinds like Ctrl-C, so every server started here is stopped."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        return
+    cleanup.callback(signal.signal, signal.SIGTERM, previous)
+
+
+@contextmanager
+def running_stack(artifacts: Path):
+    artifacts.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as cleanup:
+        _interrupt_on_sigterm(cleanup)
+        # Embedded services (only where none is configured) live apart from `make run`'s.
+        os.environ.setdefault("MAMMAMIA_VAR_DIR", str(BASE_DIR / "var" / "e2e"))
+        from mammamia import devservices, mailcatcher
+
+        started = time.monotonic()
+        services = {**devservices.services_environment(cleanup)}
+        server_url = os.environ.get("DATABASE_URL") or services["DATABASE_URL"]
+        broker_url = own_broker(os.environ.get("CELERY_BROKER_URL") or services["CELERY_BROKER_URL"])
+        database_url = fresh_database(server_url)
+        log(f"database {E2E_DATABASE} created fresh")
+
+        mail_dir = artifacts / "mail"
+        smtp_port = free_port()
+        catcher = mailcatcher.start(folder=mail_dir, host="127.0.0.1", port=smtp_port)
+        cleanup.callback(catcher.stop)
+
+        web_port = free_port()
+        base_url = f"http://127.0.0.1:{web_port}"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "mammamia.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "e2e-only-secret-key-" + "x" * 40,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": base_url,
+            "SECURE_SSL_REDIRECT": "0",
+            "SESSION_COOKIE_SECURE": "0",
+            "CSRF_COOKIE_SECURE": "0",
+            "SECURE_HSTS_SECONDS": "0",
+            "SECURE_HSTS_PRELOAD": "0",
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",
+            "BOT_MOVE_DELAY_SECONDS": os.environ.get("E2E_BOT_MOVE_DELAY_SECONDS", "0.2"),
+            "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+        }
+        stack = Stack(base_url=base_url, mail_dir=mail_dir, artifacts=artifacts, env=env)
+
+        _run(stack, "migrate", [PYTHON, "manage.py", "migrate", "--noinput"])
+        _run(stack, "collectstatic", [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"])
+
+        def start(name: str, argv: list[str]) -> subprocess.Popen:
+            process = _start(stack, name, argv)
+            cleanup.callback(_stop, name, process)
+            return process
+
+        web = start(
+            "web",
+            [PYTHON, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{web_port}", "-w", "2",
+             "-k", "gthread", "--threads", "4", "--access-logfile", "-", "--timeout", "60"],
+        )
+        start("worker", [PYTHON, "-m", "celery", "-A", "mammamia", "worker", "-l", "info", "-c", "2",
+                         "-n", f"e2e-{web_port}@%h", "--without-gossip", "--without-mingle"])
+        start("beat", [PYTHON, "-m", "celery", "-A", "mammamia", "beat", "-l", "info",
+                       "-s", str(artifacts / "logs" / "celerybeat-schedule")])
+        _wait_http(stack, web)
+        _wait_log(stack, "worker", "ready.")
+        log(f"site at {base_url} (DEBUG=0, gunicorn), worker and beat up, mail to {mail_dir}; "
+            f"{time.monotonic() - started:.1f}s")
+        yield stack
+        log("stopping the stack")
+
+
+def main() -> None:
+    artifacts = Path(sys.argv[1]) if len(sys.argv) > 1 else BASE_DIR / "e2e-artifacts"
+    with running_stack(artifacts) as stack:
+        print(f"{stack.base_url}/  mail in {stack.mail_dir}  (Ctrl-C stops)", flush=True)
+        try:
+            while True:
+                time.sleep(1)
+                stack.check_alive()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

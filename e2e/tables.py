@@ -1,0 +1,426 @@
+"""Playing a whole game through the pages: create, join from the lobby, move by move to the end.
+
+The driver reads each move section the way a player sees it (``js/moves.js``:
+its radio groups and buttons) and a per-game *policy* picks among the offered
+options with a seeded random generator, so a run is repeatable and only ever
+clicks what the page offers. Some moves are made with the keyboard alone
+(Tab to the control, Space/arrows to choose, Enter to send). On the way it
+checks every page the movers see (labels; layout at phone size; axe-core once
+per kind of move form), follows turn e-mails, watches pages update by
+themselves (htmx polling), and takes screenshots at a few moments.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page, expect
+
+from e2e.support import E2E_DIR, Checker, Findings, Mailbox, Player, loopback
+
+MOVES_JS = (E2E_DIR / "js" / "moves.js").read_text(encoding="utf-8")
+
+TARGET = "data-e2e-target"
+
+
+@dataclass
+class Choice:
+    """One move as a player makes it: a button to press, or radio values then the submit button."""
+
+    button: int | None = None
+    radios: dict[str, str] = field(default_factory=dict)
+    note: str = ""  # a feature this move shows (screenshots and the coverage check)
+
+
+Policy = Callable[[dict, random.Random, "Table"], Choice]
+
+
+def button_move(button: dict) -> dict:
+    try:
+        return json.loads(button["value"])
+    except (TypeError, ValueError):
+        return {}
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+@dataclass
+class Table:
+    slug: str
+    url: str
+    game_id: int
+    players: list[Player]
+    checker: Checker
+    findings: Findings
+    mailbox: Mailbox
+    base_url: str
+    rng: random.Random
+    seen: dict[str, int] = field(default_factory=dict)  # feature -> moves seen
+    moves: int = 0
+    keyboard_moves: int = 0
+    live_updates: list[float] = field(default_factory=list)
+    mail_links_followed: int = 0
+    awaited: list[str] = field(default_factory=list)  # usernames awaited when the current move was read
+    loaded_at: dict[str, int] = field(default_factory=dict)  # username -> table.moves when their page loaded
+    form_at_load: dict[str, bool] = field(default_factory=dict)  # username -> the page offered a move then
+
+    def loaded(self, player: Player) -> None:
+        """Note that ``player``'s page was just (re)loaded, and whether it offered a move."""
+        self.loaded_at[player.username] = self.moves
+        self.form_at_load[player.username] = player.page.locator("#moves").count() > 0
+
+    def by_username(self, username: str) -> Player | None:
+        return next((p for p in self.players if p.username == username), None)
+
+    def where(self, player: Player, what: str) -> str:
+        return f"{self.slug} #{self.game_id} {what} ({player.viewport}, {player.username})"
+
+    def see(self, feature: str, player: Player) -> None:
+        first = feature not in self.seen
+        self.seen[feature] = self.seen.get(feature, 0) + 1
+        if first:
+            self.checker.shot(player.page, feature, player.username)
+
+
+# Lobby -----------------------------------------------------------------------------------------------
+
+
+def create_game(player: Player, checker: Checker, *, slug: str, seats: int, bots: int = 0,
+                options: dict[str, str] | None = None) -> tuple[str, int]:
+    page = player.page
+    page.goto("/")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="My games").click()
+    page.get_by_role("link", name="Create a game").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Create a game")
+    checker.page(page, f"create form ({player.viewport})", axe=True, axe_key=f"create-{player.viewport}")
+    page.locator("label", has=page.locator(f'input[name="engine_slug"][value="{slug}"]')).click()
+    page.get_by_label("Number of seats").select_option(str(seats))
+    page.get_by_label("Bots").select_option(str(bots))
+    for label, value in (options or {}).items():
+        page.locator("fieldset.engine-options").get_by_label(label).select_option(value)
+    page.get_by_role("button", name="Create the game").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    game_id = int(re.search(r"/games/(\d+)/$", page.url).group(1))
+    expect(page.locator("#waiting-title")).to_be_visible()
+    checker.page(page, f"waiting room ({player.viewport})", axe=True, axe_key=f"waiting-{player.viewport}")
+    return page.url, game_id
+
+
+def join_from_lobby(player: Player, checker: Checker, game_id: int) -> None:
+    page = player.page
+    page.goto("/")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Lobby").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Lobby")
+    checker.page(page, f"lobby ({player.viewport})", axe=True, axe_key=f"lobby-{player.viewport}")
+    item = page.locator("li.game-item", has=page.get_by_role("link", name=re.compile(rf"#{game_id}$")))
+    expect(item).to_have_count(1)
+    item.get_by_role("button", name="Take a seat").click()
+    expect(page).to_have_url(re.compile(rf"/games/{game_id}/$"))
+
+
+def start_game(players: list[Player], checker: Checker, findings: Findings, mailbox: Mailbox, base_url: str, *,
+               slug: str, seats: int, bots: int = 0, seed: int = 1,
+               options: dict[str, str] | None = None) -> Table:
+    creator, *others = players
+    url, game_id = create_game(creator, checker, slug=slug, seats=seats, bots=bots, options=options)
+    for player in others:
+        join_from_lobby(player, checker, game_id)
+    table = Table(slug=slug, url=url, game_id=game_id, players=players, checker=checker, findings=findings,
+                  mailbox=mailbox, base_url=base_url, rng=random.Random(seed))
+    # The creator's waiting room turns into the table by itself (htmx) once the last seat is taken.
+    expect(creator.page.locator("#waiting-title")).to_have_count(0, timeout=15_000)
+    expect(creator.page.locator(".player-rows")).to_be_visible()
+    for player in players:
+        if player.page.url.rstrip("/") != url.rstrip("/"):
+            player.page.goto(url)
+        table.loaded(player)
+        table.checker.shot(player.page, "start", player.username)
+    return table
+
+
+# Moves ---------------------------------------------------------------------------------------------------
+
+
+def offer(page: Page) -> dict | None:
+    return page.evaluate(MOVES_JS)
+
+
+def awaited_usernames(page: Page) -> list[str]:
+    hrefs = page.locator(".player-row.is-awaited .player-name a").evaluate_all("els => els.map(a => a.pathname)")
+    return [h.strip("/").split("/", 1)[1] for h in hrefs if h.startswith("/u/")]
+
+
+def bot_awaited(page: Page) -> bool:
+    return page.locator(".player-row.is-awaited").count() > len(awaited_usernames(page))
+
+
+def finished(page: Page) -> bool:
+    return page.locator("#final-title").count() > 0
+
+
+def _mark(page: Page, selector: str, index: int = 0) -> None:
+    page.evaluate(
+        "([sel, i, attr]) => { document.querySelectorAll('[' + attr + ']').forEach(e => e.removeAttribute(attr));"
+        " document.querySelectorAll(sel)[i].setAttribute(attr, '1'); }",
+        [selector, index, TARGET],
+    )
+
+
+def _tab_to(page: Page, test_js: str, limit: int = 250) -> bool:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(test_js):
+            return True
+    return False
+
+
+def _focused_marked() -> str:
+    return f"() => !!document.activeElement && document.activeElement.hasAttribute('{TARGET}')"
+
+
+def play_by_keyboard(table: Table, player: Player, choice: Choice, kind: dict) -> bool:
+    """The move with the keyboard alone; False (and a finding) when a control cannot be reached."""
+    page = player.page
+    where = table.where(player, f"keyboard move: {kind.get('title', '')}")
+    if choice.button is not None:
+        _mark(page, "#moves button[name=move]", choice.button)
+        if not _tab_to(page, _focused_marked()):
+            table.findings.add("keyboard", where, "the move button cannot be reached with Tab")
+            return False
+        if table.keyboard_moves == 0:
+            table.checker.shot(page, "keyboard-focus", player.username)
+        with page.expect_navigation():
+            page.keyboard.press("Enter" if table.keyboard_moves % 2 == 0 else "Space")
+        return True
+    for name, value in choice.radios.items():
+        group = f"#moves input[type=radio][name='{name}']"
+        in_group = f"() => !!document.activeElement && document.activeElement.matches(\"{group}\")"
+        if not _tab_to(page, in_group):
+            table.findings.add("keyboard", where, f"the {name!r} choices cannot be reached with Tab")
+            return False
+        if not page.evaluate("() => document.activeElement.checked"):
+            page.keyboard.press("Space")
+        options = kind["groups"][name]
+        for _ in range(len(options)):
+            if page.evaluate("() => document.activeElement.value") == value:
+                break
+            page.keyboard.press("ArrowRight")
+        if page.evaluate("() => document.activeElement.value") != value or not page.evaluate(
+            "() => document.activeElement.checked"
+        ):
+            table.findings.add("keyboard", where, f"could not choose {value!r} for {name!r} with the arrow keys")
+            return False
+    _mark(page, "#moves button[type=submit]:not([name])")
+    if not _tab_to(page, _focused_marked(), limit=80):
+        table.findings.add("keyboard", where, "the submit button cannot be reached with Tab")
+        return False
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    return True
+
+
+def play_by_mouse(player: Player, choice: Choice) -> None:
+    page = player.page
+    if choice.button is not None:
+        with page.expect_navigation():
+            page.locator("#moves button[name=move]").nth(choice.button).click()
+        return
+    for name, value in choice.radios.items():
+        radio = page.locator(f"#moves input[type=radio][name='{name}'][value='{value}']")
+        page.locator("#moves label", has=radio).click()
+        expect(radio).to_be_checked()
+    with page.expect_navigation():
+        page.locator("#moves button[type=submit]:not([name])").click()
+
+
+def make_move(table: Table, player: Player, policy: Policy, *, keyboard: bool = False) -> None:
+    page = player.page
+    kind = offer(page)
+    assert kind is not None, f"{player.username} was awaited but sees no move form"
+    choice = policy(kind, table.rng, table)
+    title = kind["title"] or "move"
+    where = table.where(player, title)
+    table.checker.page(page, where, axe=True, axe_key=f"{table.slug}:{_form_key(kind)}:{player.viewport}")
+    if choice.note:
+        table.see(choice.note, player)
+    done = keyboard and play_by_keyboard(table, player, choice, kind)
+    if done:
+        table.keyboard_moves += 1
+    else:
+        play_by_mouse(player, choice)
+    table.moves += 1
+    table.loaded(player)
+    error = page.locator(".game-error")
+    if error.count():
+        table.findings.add("move refused", where, f"{error.inner_text()} (choice {choice})")
+
+
+def _form_key(kind: dict) -> str:
+    """Kinds of move forms for axe (one run each): the title without numbers and names."""
+    return re.sub(r"[\d#]+", "", kind["title"]).split(":")[0].strip()
+
+
+def wait_live(player: Player, timeout: float) -> float | None:
+    """Wait, without reloading, for the page to offer a move (htmx polling); seconds taken or None."""
+    started = time.monotonic()
+    try:
+        expect(player.page.locator("#moves")).to_be_visible(timeout=timeout * 1000)
+    except AssertionError:
+        return None
+    return time.monotonic() - started
+
+
+def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_switches: int = 4,
+                keyboard_every: int = 9, mail_switches: int = 2, poll_seconds: float = 1,
+                screenshot_every: int = 40) -> None:
+    """Play until the game is over; ``live_switches`` hand-overs are awaited without reloading."""
+    players = table.players
+    current = players[0]
+    current.page.goto(table.url)
+    table.loaded(current)
+    switches = 0
+    followed_mail: set[str] = set()
+    stalled_since = None
+    while table.moves < max_moves:
+        page = current.page
+        if finished(page):
+            break
+        awaited = [u for u in awaited_usernames(page) if table.by_username(u)]
+        if not awaited:
+            # A bot moves (Celery worker), or the page is stale: let htmx bring the news, or reload.
+            stalled_since = stalled_since or time.monotonic()
+            if time.monotonic() - stalled_since > 60:
+                raise AssertionError(f"nobody moved for 60 s in {table.url}")
+            page.wait_for_timeout(400)
+            if bot_awaited(page):
+                continue
+            page.reload()
+            continue
+        stalled_since = None
+        nxt = current if current.username in awaited else table.by_username(awaited[0])
+        if nxt is not current:
+            switches += 1
+            stale = table.loaded_at.get(nxt.username, -1) < table.moves and not table.form_at_load.get(nxt.username)
+            on_table = nxt.page.url.rstrip("/") == table.url.rstrip("/")
+            live = len(table.live_updates) < live_switches and stale and on_table
+            if live:
+                took = wait_live(nxt, poll_seconds + 10)
+                if took is None:
+                    table.findings.add("live update", table.where(nxt, "page left open"),
+                                       "the page did not show the move form by itself within "
+                                       f"{poll_seconds + 10:.0f}s after the other player moved")
+                    nxt.page.goto(table.url)
+                else:
+                    table.live_updates.append(took)
+                    if len(table.live_updates) == 1:
+                        table.checker.shot(nxt.page, "live-update", nxt.username)
+            elif nxt.username not in followed_mail and len(followed_mail) < mail_switches:
+                # Come back the way a player does: through the "your move" e-mail.
+                mail = table.mailbox.wait_for(nxt.email, f"#{table.game_id}:", timeout=45)[-1]
+                nxt.page.goto(loopback(mail.link(f"/games/{table.game_id}/"), table.base_url))
+                followed_mail.add(nxt.username)
+                table.mail_links_followed += 1
+            else:
+                nxt.page.goto(table.url)
+            if not live:
+                table.loaded(nxt)
+            current = nxt
+        if offer(current.page) is None:
+            current.page.goto(table.url)
+            table.loaded(current)
+            if offer(current.page) is None:
+                continue
+        table.awaited = awaited
+        keyboard = table.moves % keyboard_every == 1
+        make_move(table, current, policy, keyboard=keyboard)
+        if table.moves % screenshot_every == 0:
+            table.checker.shot(current.page, f"move{table.moves}", current.username)
+    else:
+        raise AssertionError(f"the game did not end within {max_moves} moves")
+
+
+# The end ----------------------------------------------------------------------------------------------
+
+
+def final_ranking(page: Page) -> list[tuple[int, str, float]]:
+    rows = page.locator("section.final table tbody tr")
+    ranking = []
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        ranking.append((int(cells[0]), cells[1].strip().split("\n")[0].strip(), float(cells[2])))
+    return ranking
+
+
+def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
+    """Every player sees the final ranking, the finished e-mail, My games and the match history agree."""
+    first = table.players[0].page
+    first.goto(table.url)
+    expect(first.locator("#final-title")).to_be_visible()
+    ranking = final_ranking(first)
+    assert len(ranking) == len({p.username for p in table.players}) + sum(
+        1 for r in ranking if not table.by_username(r[1])
+    )
+    places = [r[0] for r in ranking]
+    assert places == sorted(places) and places[0] == 1, ranking
+    for (rank_a, _, score_a), (rank_b, _, score_b) in zip(ranking, ranking[1:], strict=False):
+        # A better place never has fewer points; equal points share the place unless the game breaks ties.
+        assert score_a >= score_b, ranking
+        if score_a == score_b and not tie_breaks:
+            assert rank_a == rank_b, ranking
+        if score_a > score_b:
+            assert rank_a < rank_b, ranking
+    rank_of = {name: rank for rank, name, _ in ranking}
+    score_of = {name: score for _, name, score in ranking}
+
+    for player in table.players:
+        page = player.page
+        page.goto(table.url)
+        expect(page.locator("#final-title")).to_be_visible()
+        assert final_ranking(page) == ranking
+        table.checker.page(page, table.where(player, "final"), axe=True,
+                           axe_key=f"{table.slug}:final:{player.viewport}")
+        table.checker.shot(page, "end", player.username)
+        rank = rank_of[player.username]
+
+        mail = table.mailbox.wait_for(player.email, f"#{table.game_id} is over")[-1]
+        if rank == 1:
+            assert "you won" in mail.subject, mail.subject
+        else:
+            assert f"you placed {rank} of {len(ranking)}" in mail.subject, mail.subject
+        assert table.mailbox.to(player.email, f"#{table.game_id} has started"), "no game-started e-mail"
+
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=re.compile("My games")).click()
+        item = page.locator("section[aria-labelledby=finished-title] li.game-item",
+                            has=page.get_by_role("link", name=re.compile(rf"#{table.game_id}$")))
+        expect(item).to_have_count(1)
+        score = score_of[player.username]
+        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} points")
+        table.checker.page(page, f"my games ({player.viewport})", axe=True, axe_key=f"my-games-{player.viewport}")
+
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=player.username).click()
+        game_link = page.get_by_role("link", name=re.compile(rf"#{table.game_id}$"))
+        row = page.locator("table.history tbody tr", has=game_link)
+        expect(row).to_have_count(1)
+        expect(row.locator("td").nth(3)).to_contain_text(ordinal(rank))
+        table.checker.page(page, f"profile with match history ({player.viewport})", axe=True,
+                           axe_key=f"profile-{player.viewport}")
+        if player is table.players[0]:
+            table.checker.shot(page, "match-history", player.username)
+    return rank_of
+
+
+def summary(table: Table) -> str:
+    live = ", ".join(f"{t:.1f}s" for t in table.live_updates)
+    return (
+        f"{table.slug} #{table.game_id}: {table.moves} moves through the pages ({table.keyboard_moves} by keyboard), "
+        f"seen {table.seen}, live updates after [{live}], {table.mail_links_followed} turn e-mail links followed"
+    )
