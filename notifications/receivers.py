@@ -116,12 +116,16 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     if not numbers:
         return
     recipient_numbers = {seat.number for seat in recipients}
-    views = {
-        row.seat_number: row
-        for row in SeatView.objects.filter(game=game, seat_number__in=numbers).only(
-            "seat_number", "log_size", "legal_moves", *(["log"] if recipients else [])
-        )
-    }
+    fresh = kwargs.get("seat_views")  # the rows the platform just wrote, log loaded (saves a query)
+    if fresh and all(number in fresh for number in numbers):
+        views = {number: fresh[number] for number in numbers}
+    else:
+        views = {
+            row.seat_number: row
+            for row in SeatView.objects.filter(game=game, seat_number__in=numbers).only(
+                "seat_number", "log_size", "legal_moves", *(["log"] if recipients else [])
+            )
+        }
     notices = {row.seat_number: row for row in SeatNotice.objects.filter(game=game, seat_number__in=numbers)}
 
     drafts, told = [], {}

@@ -8,8 +8,9 @@ from mammamia.celery import app as celery_app
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
+def test_settings(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.SECURE_SSL_REDIRECT = False
 
 
 @pytest.fixture

@@ -1,0 +1,243 @@
+"""Delivery of the outbox: exactly one send per row, retries with backoff, permanent failures, the sweeper."""
+
+from __future__ import annotations
+
+import datetime as dt
+import smtplib
+import threading
+
+import pytest
+import time_machine
+from django.db import connection, transaction
+from django.utils import timezone
+from notify_helpers import awaited, play, start_game
+
+from accounts.models import NotifyMode
+from notifications import delivery, tasks
+from notifications.delivery import Outcome, deliver
+from notifications.models import OutboxEmail
+from notifications.outbox import Draft, queue
+
+pytestmark = [pytest.mark.usefixtures("eager_celery", "site")]
+
+T0 = dt.datetime(2030, 3, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def pending():
+    return OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING)
+
+
+@pytest.fixture
+def game(players):
+    """A started two-player game whose e-mails are queued but not delivered (no on-commit callbacks ran)."""
+    return start_game("mamma-mia", players[:2])
+
+
+@pytest.mark.django_db
+def test_the_same_email_is_queued_once(players):
+    draft = Draft(players[0], OutboxEmail.Kind.CANCELLED, "cancelled:1:1", None, {})
+    first = queue([draft])
+    second = queue([draft, draft])
+    assert first == second
+    assert OutboxEmail.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_row_is_sent_once_however_often_delivery_runs(game, scripted_mailer):
+    row = pending().first()
+    assert deliver(row.pk) is Outcome.SENT
+    assert deliver(row.pk) is Outcome.SKIPPED
+    tasks.deliver_email(row.pk)
+    tasks.deliver_pending_notifications()
+    assert [m.extra_headers["Message-ID"] for m in scripted_mailer.sent].count(row.message_id) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_being_sent_by_one_worker_is_skipped_by_another(players, scripted_mailer):
+    row = OutboxEmail.objects.create(
+        user=players[0], kind=OutboxEmail.Kind.DIGEST, dedupe_key="x", message_id="<x@play.example>"
+    )
+    locked, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        try:
+            with transaction.atomic():
+                OutboxEmail.objects.select_for_update().get(pk=row.pk)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    try:
+        assert locked.wait(10)
+        assert deliver(row.pk) is Outcome.SKIPPED
+        assert tasks.deliver_pending_notifications()["skipped"] >= 1
+    finally:
+        release.set()
+        thread.join()
+    assert scripted_mailer.sent == []
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.PENDING and row.attempts == 0
+    assert deliver(row.pk) is Outcome.SENT  # once the other worker let go
+
+
+@pytest.mark.django_db
+def test_a_temporary_failure_is_retried_with_backoff(game, scripted_mailer):
+    row = pending().first()
+    with time_machine.travel(T0, tick=False):
+        row.next_attempt_at = T0
+        row.save()
+        scripted_mailer.errors = [smtplib.SMTPServerDisconnected("gone"), ConnectionRefusedError(111, "refused")]
+        assert deliver(row.pk) is Outcome.RETRY
+        row.refresh_from_db()
+        assert row.status == OutboxEmail.Status.PENDING and row.attempts == 1
+        assert "SMTPServerDisconnected" in row.last_error
+        assert dt.timedelta(minutes=1) <= row.next_attempt_at - T0 <= dt.timedelta(minutes=1, seconds=7)
+        assert deliver(row.pk) is Outcome.SKIPPED  # not due yet
+    with time_machine.travel(T0 + dt.timedelta(minutes=2), tick=False):
+        assert deliver(row.pk) is Outcome.RETRY
+        row.refresh_from_db()
+        assert row.attempts == 2
+        assert row.next_attempt_at - timezone.now() >= dt.timedelta(minutes=2)
+    with time_machine.travel(T0 + dt.timedelta(minutes=5), tick=False):
+        assert tasks.deliver_pending_notifications()["sent"] >= 1
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.SENT and row.attempts == 3
+    assert len([m for m in scripted_mailer.sent if m.extra_headers["Message-ID"] == row.message_id]) == 1
+
+
+def test_backoff_doubles_up_to_six_hours():
+    delays = [delivery.backoff(n) for n in range(1, 14)]
+    assert dt.timedelta(minutes=1) <= delays[0] < dt.timedelta(minutes=1.11)
+    assert dt.timedelta(minutes=8) <= delays[3] < dt.timedelta(minutes=8.9)
+    assert all(dt.timedelta(hours=6) <= d <= dt.timedelta(hours=6.6) for d in delays[9:])
+
+
+@pytest.mark.django_db
+def test_delivery_gives_up_after_the_last_attempt(game, scripted_mailer):
+    row = pending().first()
+    row.attempts = delivery.MAX_ATTEMPTS - 1
+    row.save()
+    scripted_mailer.errors = [TimeoutError("slow")]
+    assert deliver(row.pk) is Outcome.FAILED
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.FAILED
+    row.user.refresh_from_db()
+    assert row.user.email_undeliverable_since is None  # a slow server says nothing about the address
+
+
+@pytest.mark.django_db
+def test_a_refused_recipient_stops_retries_and_flags_the_profile(game, scripted_mailer, run_on_commit):
+    row = pending().first()
+    user = row.user
+    scripted_mailer.errors = [smtplib.SMTPRecipientsRefused({user.email: (550, b"5.1.1 no such user")})]
+    assert deliver(row.pk) is Outcome.FAILED
+    row.refresh_from_db()
+    user.refresh_from_db()
+    assert row.status == OutboxEmail.Status.FAILED
+    assert user.email_undeliverable_since is not None
+    # Nothing more goes to that address: what waits is dropped, nothing new is queued.
+    others = pending().filter(user=user)
+    for other in others:
+        assert deliver(other.pk) is Outcome.DROPPED
+    before = OutboxEmail.objects.filter(user=user).count()
+    with run_on_commit():
+        for _ in range(2):
+            play(game)
+    assert OutboxEmail.objects.filter(user=user).count() == before
+    assert scripted_mailer.sent == [] or all(m.to != [user.email] for m in scripted_mailer.sent)
+
+
+@pytest.mark.django_db
+def test_a_temporarily_refused_recipient_is_retried_and_not_flagged(game, scripted_mailer):
+    row = pending().first()
+    scripted_mailer.errors = [smtplib.SMTPRecipientsRefused({row.user.email: (452, b"mailbox full")})]
+    assert deliver(row.pk) is Outcome.RETRY
+    row.user.refresh_from_db()
+    assert row.user.email_undeliverable_since is None
+
+
+@pytest.mark.django_db
+def test_a_message_refused_for_good_fails_without_flagging_the_address(game, scripted_mailer):
+    row = pending().first()
+    scripted_mailer.errors = [smtplib.SMTPDataError(554, b"message rejected")]
+    assert deliver(row.pk) is Outcome.FAILED
+    row.user.refresh_from_db()
+    assert row.user.email_undeliverable_since is None
+
+
+@pytest.mark.django_db
+def test_a_new_address_clears_the_flag(user):
+    from allauth.account.signals import email_changed
+
+    user.email_undeliverable_since = timezone.now()
+    user.save()
+    email_changed.send(sender=type(user), request=None, user=user, from_email_address=None, to_email_address=None)
+    user.refresh_from_db()
+    assert user.email_undeliverable_since is None
+
+
+@pytest.mark.django_db
+def test_the_sweeper_delivers_what_was_never_queued(game, scripted_mailer):
+    """The move committed but its on-commit queueing never happened (the web process died, the broker was down)."""
+    ids = set(pending().values_list("pk", flat=True))
+    assert len(ids) == 2  # the two started e-mails
+    counts = tasks.deliver_pending_notifications()
+    assert counts == {"sent": 2}
+    assert {m.extra_headers["Message-ID"] for m in scripted_mailer.sent} == set(
+        OutboxEmail.objects.values_list("message_id", flat=True)
+    )
+    assert tasks.deliver_pending_notifications() == {}
+
+
+@pytest.mark.django_db
+def test_a_broker_down_at_commit_neither_fails_the_move_nor_loses_the_email(
+    game, scripted_mailer, run_on_commit, monkeypatch
+):
+    from kombu.exceptions import OperationalError
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to redis. Connection refused.")
+
+    tasks.deliver_pending_notifications()
+    scripted_mailer.sent.clear()
+    monkeypatch.setattr(tasks.deliver_email, "apply_async", broker_down)
+    with run_on_commit():
+        mover = play(game)
+    nxt, _ = awaited(game)
+    assert nxt.user != mover.user
+    assert scripted_mailer.sent == []
+    monkeypatch.undo()
+    tasks.deliver_pending_notifications()  # beat's sweeper, once the broker is back
+    assert [m.to for m in scripted_mailer.sent] == [[nxt.user.email]]
+
+
+@pytest.mark.django_db
+def test_a_turn_email_whose_turn_is_over_is_dropped(game, scripted_mailer):
+    tasks.deliver_pending_notifications()
+    play(game)
+    row = pending().get(kind=OutboxEmail.Kind.TURN)
+    play(game)  # the recipient moved before the e-mail could go (a backlog)
+    assert deliver(row.pk) is Outcome.DROPPED
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.DROPPED and row.last_error
+
+
+@pytest.mark.django_db
+def test_an_email_waiting_when_its_recipient_unsubscribes_is_dropped(game, scripted_mailer):
+    row = pending().first()
+    row.user.notify_mode = NotifyMode.NEVER
+    row.user.save()
+    assert deliver(row.pk) is Outcome.DROPPED
+    assert scripted_mailer.sent == []
+
+
+@pytest.mark.django_db
+def test_the_deliver_task_reports_a_retry(game, scripted_mailer):
+    row = pending().first()
+    scripted_mailer.errors = [smtplib.SMTPServerDisconnected("gone")]
+    assert tasks.deliver_email(row.pk) == "retry"
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.PENDING and row.attempts == 1
