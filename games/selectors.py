@@ -7,13 +7,12 @@ queries, whatever the length of a game or of a user's history.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, F, Prefetch, Q
 
-from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat, SeatView, Visibility
+from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
 
 INVITED_SESSION_KEY = "games_invited"
 FINISHED_PER_PAGE = 10
@@ -122,28 +121,6 @@ def poll_token(*, game_id: int) -> tuple[str, bool] | None:
         return None
     version, status, seat_count, visibility = row
     return f"{version}.{status}.{seat_count}", visibility == Visibility.PUBLIC
-
-
-def my_seat_view(*, game_id: int, user) -> SeatView | None:
-    """The SeatView of ``user``'s seat at an active game (with the game row), log deferred: one query."""
-    if not user.is_authenticated:
-        return None
-    seat_numbers = Seat.objects.filter(game_id=game_id, user=user, number__isnull=False).values("number")
-    return (
-        SeatView.objects.filter(game_id=game_id, seat_number__in=seat_numbers)
-        .select_related("game")
-        .defer("log")
-        .first()
-    )
-
-
-def move_applied(*, game_id: int, seat_number: int | None, key: str) -> bool:
-    """Whether this seat's move with that idempotency key was applied already."""
-    try:
-        key = str(uuid.UUID(str(key)))
-    except ValueError:
-        return False
-    return Move.objects.filter(game_id=game_id, seat_number=seat_number, idempotency_key=key).exists()
 
 
 @dataclass

@@ -35,6 +35,7 @@ from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
     AlreadySeated,
     BadInput,
+    GameError,
     GameFull,
     GameNotActive,
     GameNotOpen,
@@ -150,19 +151,23 @@ class Table:
 
 def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     """Lock the game row and load its seats, seat views and (optionally) state: 3-4 queries."""
-    # The state is read in its own query once the lock is held: a row joined into the
-    # locking query would keep the version seen before waiting for the lock (PostgreSQL
-    # re-reads only the locked row), and the move would apply to a stale state.
+    # The state row is locked too, not just joined: after waiting for a lock PostgreSQL
+    # re-reads only the rows it locks, so a merely joined state could predate the move
+    # that had just committed, and this move would apply to a stale state.
+    state_row = None
     try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+        if with_state:
+            state_row = GameState.objects.select_for_update().select_related("game").get(game_id=game_id)
+            game = state_row.game
+        else:
+            game = Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, GameState.DoesNotExist, ValueError, TypeError):
         raise NotSeated() from None
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
     table = Table(game=game, seats=seats)
     if game.status != GameStatus.OPEN:
         table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log", "log_tail")}
-    if with_state:
-        table.state_row = GameState.objects.get(game=game)
+    table.state_row = state_row
     return table
 
 
@@ -438,7 +443,9 @@ def _start(table: Table) -> None:
     newly = _update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
     _add_event(table, GameEvent.Kind.STARTED)
     signals.game_started.send(sender=Game, game=game, seats=list(table.seats))
-    signals.game_advanced.send(sender=Game, game=game, newly_awaited_seats=newly, moves=[])
+    signals.game_advanced.send(
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[], seat_views=dict(table.views)
+    )
     _schedule_bots(table)
 
 
@@ -476,8 +483,12 @@ def parse_version(expected_version) -> int:
 def check_play_move(*, user, game_id, move, expected_version, idempotency_key=None) -> MoveResult:
     """Check and apply ``user``'s move in one transaction; raises a ``GameError`` and changes nothing otherwise.
 
-    A replay of an idempotency key already applied for the same seat returns
-    ``replayed=True`` and changes nothing.
+    ``move`` is the move dict, or a callable ``parse(game, legal_moves) -> move``
+    run under the lock with the seat's stored legal moves (the page's form
+    parser: it saves reading the SeatView twice). A replay of an idempotency key
+    already applied for the same seat returns ``replayed=True`` and changes
+    nothing; the key is looked up only when the move is refused, as a replay
+    always is (its seat has moved since).
     """
     key = _parse_key(idempotency_key)
     version = parse_version(expected_version)
@@ -485,29 +496,31 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
         table = _lock_table(game_id)
         game = table.game
         seat = table.seat_of(user)
-        if key is not None:
-            done = Move.objects.filter(game=game, idempotency_key=key).first()
-            if done is not None:
-                if seat is not None and done.seat_number == seat.number:
-                    return MoveResult(game=game, move=done, replayed=True)
-                raise StaleVersion()
-        if seat is None:
-            raise NotSeated()
-        if game.status != GameStatus.ACTIVE:
-            raise GameNotActive()
-        seat_view = table.views[seat.number]
-        if version > game.version or version < seat_view.moves_version:
-            raise StaleVersion()
-        if not seat.awaited:
-            raise NotYourTurn()
-        if seat.is_bot:
-            from django.utils.translation import gettext as _
-
-            raise NotYourTurn(_("The bot plays this seat now."))
         try:
-            canonical = seat_view.legal_moves[seat_view.legal_moves.index(move)]
-        except ValueError:
-            raise _refusal(game, table.state_row.state, seat.number, move) from None
+            if seat is None:
+                raise NotSeated()
+            if game.status != GameStatus.ACTIVE:
+                raise GameNotActive()
+            seat_view = table.views[seat.number]
+            if version > game.version or version < seat_view.moves_version:
+                raise StaleVersion()
+            if not seat.awaited:
+                raise NotYourTurn()
+            if seat.is_bot:
+                from django.utils.translation import gettext as _
+
+                raise NotYourTurn(_("The bot plays this seat now."))
+            chosen = move(game, seat_view.legal_moves) if callable(move) else move
+            try:
+                canonical = seat_view.legal_moves[seat_view.legal_moves.index(chosen)]
+            except ValueError:
+                raise _refusal(game, table.state_row.state, seat.number, chosen) from None
+        except GameError:
+            if key is not None:
+                done = Move.objects.filter(game=game, idempotency_key=key).first()
+                if done is not None and seat is not None and done.seat_number == seat.number:
+                    return MoveResult(game=game, move=done, replayed=True)
+            raise
         applied = do_play_move(table=table, seat=seat, move=canonical, made_by=MadeBy.PLAYER, idempotency_key=key)
         _schedule_bots(table)
         return MoveResult(game=game, move=applied)
@@ -570,7 +583,9 @@ def do_play_move(
         _finish(table, state, now)
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
     game.save(update_fields=fields)
-    signals.game_advanced.send(sender=Game, game=game, newly_awaited_seats=newly, moves=[applied])
+    signals.game_advanced.send(
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views)
+    )
     if over:
         signals.game_finished.send(sender=Game, game=game)
     return applied

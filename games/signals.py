@@ -17,9 +17,9 @@ from ``GameState``.
     lists every ``Seat`` in seat order (``seat.awaited`` tells who moves first).
     ``game_advanced`` is sent too, right after, for the seats awaited at start.
 
-``game_advanced(game, newly_awaited_seats, moves)``
-    After one or more moves were applied in one transaction (``moves``: the new
-    ``Move`` rows, oldest first; empty for the start of the game).
+``game_advanced(game, newly_awaited_seats, moves, seat_views)``
+    After each applied move (``moves``: the new ``Move`` rows, oldest first;
+    empty for the start of the game), the final move included.
     ``newly_awaited_seats``: the ``Seat`` rows whose input is awaited now and
     either was not awaited before these moves, or made one of these moves and
     is awaited again (its turn went on: a Konamon! card worked one step at a
@@ -27,8 +27,10 @@ from ``GameState``.
     awaited without having moved (a Konamon! player who has not chosen yet
     while others chose) is not in the list: it was told already. Bot seats are
     included (``seat.is_bot``); skip them for e-mail. ``seat.awaited_since`` is
-    this moment for every listed seat. Not sent for the final move (see
-    ``game_finished``).
+    this moment for every listed seat; empty after the final move (then
+    ``game_finished`` follows). ``seat_views``: the fresh ``SeatView`` rows
+    just written, by seat number (``None``: spectators), ``log`` loaded — use
+    the one of the person you write to, so you need not read them again.
 
 ``game_finished(game)``
     The game has ended: ``game.outcome`` holds the ranking

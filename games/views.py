@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.engines import ENGINE_MODULES, get_engine
-from games.exceptions import BadInput, GameError, GameNotActive, NotSeated, NotYourTurn, StaleVersion
+from games.exceptions import BadInput, GameError
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.models import GameEvent, GameStatus
 from games.selectors import INVITED_SESSION_KEY, GameAccess
@@ -316,25 +316,23 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Parse the UI's form into a move and hand it to the service; redirect, or show why not."""
-    seat_view = selectors.my_seat_view(game_id=game_id, user=request.user)
-    key = request.POST.get("idempotency_key") or None
-    try:
-        if seat_view is None:
-            raise NotSeated()
+    """Hand the posted form to the service, which parses it (the UI's parser) under the game's lock
+    against the seat's stored legal moves; redirect, or show why not."""
+    from games.ui import BadMoveInput
+
+    def parse(game, legal_moves):
         try:
-            move = _parse_move(seat_view, request.POST)
-        except GameError:
-            # The same form posted again after it was applied: nothing to do.
-            if key and selectors.move_applied(game_id=game_id, seat_number=seat_view.seat_number, key=key):
-                return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
-            raise
+            return _ui(game.engine_slug).parse_move(request.POST, legal_moves=legal_moves)
+        except BadMoveInput as exc:
+            raise BadInput(exc.message) from None
+
+    try:
         services.check_play_move(
             user=request.user,
             game_id=game_id,
-            move=move,
+            move=parse,
             expected_version=request.POST.get("version"),
-            idempotency_key=key,
+            idempotency_key=request.POST.get("idempotency_key") or None,
         )
     except GameError as exc:
         access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
@@ -344,24 +342,6 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
-
-
-def _parse_move(seat_view, post) -> dict:
-    """The posted move, after the cheap checks the service repeats under the lock (stale, not awaited)."""
-    from games.ui import BadMoveInput
-
-    game = seat_view.game
-    version = services.parse_version(post.get("version"))
-    if game.status != GameStatus.ACTIVE:
-        raise GameNotActive()
-    if version > game.version or version < seat_view.moves_version:
-        raise StaleVersion()
-    if not seat_view.legal_moves:
-        raise NotYourTurn()
-    try:
-        return _ui(game.engine_slug).parse_move(post, legal_moves=seat_view.legal_moves)
-    except BadMoveInput as exc:
-        raise BadInput(exc.message) from None
 
 
 @require_GET

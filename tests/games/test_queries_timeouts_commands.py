@@ -1,0 +1,207 @@
+"""Constant queries per page and per move, timeouts and drop-outs, signals, and the rebuild commands."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from game_helpers import awaited_human, start_game
+
+from games import selectors, services, signals
+from games.models import GameEvent, GameState, GameStatus, Move, Seat, SeatView
+
+
+def advance(game, moves, rng):
+    for _ in range(moves):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return
+        if Seat.objects.filter(game=game, awaited=True, is_bot=True).exists():
+            services.play_bot_turns(game_id=game.pk)
+            continue
+        seat = Seat.objects.filter(game=game, awaited=True).select_related("user").first()
+        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+        services.check_play_move(user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version)
+
+
+@contextlib.contextmanager
+def platform_receivers_only():
+    """Measure the platform's own queries: receivers other apps connect (e-mail outbox) run their own."""
+    saved = {}
+    for name in ("game_started", "game_advanced", "game_finished", "seat_timed_out"):
+        signal = getattr(signals, name)
+        saved[signal] = signal.receivers
+        signal.receivers = []
+        signal.sender_receivers_cache.clear()
+    try:
+        yield
+    finally:
+        for signal, receivers in saved.items():
+            signal.receivers = receivers
+            signal.sender_receivers_cache.clear()
+
+
+def page_and_move_queries(client, game):
+    game.refresh_from_db()
+    seat, view = awaited_human(game)
+    client.force_login(seat.user)
+    with CaptureQueriesContext(connection) as page:
+        assert client.get(reverse("game", args=[game.pk])).status_code == 200
+    with CaptureQueriesContext(connection) as partial:
+        assert client.get(reverse("game-table", args=[game.pk]) + "?v=old").status_code == 200
+    token = selectors.page_token(game=game, seats=list(game.seats.all()))
+    with CaptureQueriesContext(connection) as unchanged:
+        assert client.get(reverse("game-table", args=[game.pk]) + f"?v={token}").status_code == 204
+    with platform_receivers_only(), CaptureQueriesContext(connection) as move:
+        response = client.post(
+            reverse("game-move", args=[game.pk]),
+            {"move": json.dumps(view.legal_moves[0]), "version": game.version},
+        )
+        assert response.status_code == 302
+    return len(page), len(partial), len(unchanged), len(move)
+
+
+@pytest.mark.django_db
+def test_queries_per_page_and_move_do_not_grow_with_the_game(players, client):
+    """The longest game (4-player Konamon!), near its start and deep into it."""
+    game = start_game("konamon", players[:4])
+    rng = random.Random(3)
+    early = page_and_move_queries(client, game)
+    advance(game, 150, rng)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE and game.version > 150
+    late = page_and_move_queries(client, game)
+    assert early == late, (early, late)
+    page, partial, unchanged, move = late
+    # Counted inside the test's transaction: the move's own atomic block adds a SAVEPOINT/RELEASE pair.
+    assert page <= 10 and partial <= 10 and move <= 12, late
+    assert unchanged <= 3  # session, user, the one-query token
+
+
+@pytest.mark.django_db
+def test_my_games_and_match_history_queries_do_not_grow_with_history(players, client):
+    def count(url):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    client.force_login(players[0])
+    rng = random.Random(1)
+
+    def finish_one():
+        game = start_game("marumiere", players[:1], bots=1)
+        for _ in range(500):
+            services.play_bot_turns(game_id=game.pk)
+            game.refresh_from_db()
+            if game.status != GameStatus.ACTIVE:
+                break
+            seat, view = awaited_human(game)
+            services.check_play_move(
+                user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
+            )
+        assert game.status == GameStatus.FINISHED
+
+    finish_one()
+    small = count(reverse("my-games")), count(reverse("profile", args=[players[0].username]))
+    for _ in range(3):
+        finish_one()
+    large = count(reverse("my-games")), count(reverse("profile", args=[players[0].username]))
+    assert small == large
+    assert "Match history" in client.get(reverse("profile", args=[players[0].username])).content.decode()
+
+
+@pytest.mark.django_db
+def test_nav_count_is_one_query(players):
+    start_game("mamma-mia", players[:3])
+    seat = Seat.objects.filter(awaited=True).select_related("user").first()
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.count_games_awaiting(user=seat.user) == 1
+    assert len(queries) == 1
+
+
+@pytest.mark.django_db
+def test_timeouts_play_the_bot_and_three_hand_the_seat_over(players, django_capture_on_commit_callbacks):
+    timed_out = []
+    signals.seat_timed_out.connect(lambda sender, seat, dropped_out, **kw: timed_out.append(dropped_out), weak=False)
+    game = start_game("marumiere", players[:2], time_limit_hours=24)
+    seat = Seat.objects.get(game=game, awaited=True)
+    assert seat.deadline_at is not None and seat.deadline_at > seat.awaited_since
+    victim = seat.number
+    assert services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version + 1) == []
+    count = 0
+    for _ in range(400):
+        game.refresh_from_db()
+        seat = Seat.objects.get(game=game, number=victim)
+        if seat.dropped_out or game.status != GameStatus.ACTIVE:
+            break
+        if seat.awaited:
+            with django_capture_on_commit_callbacks(execute=True):
+                moves = services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version)
+            assert moves and all(m.made_by == "timeout" for m in moves)
+            count += 1
+        else:
+            other = Seat.objects.get(game=game, awaited=True)
+            legal = SeatView.objects.get(game=game, seat_number=other.number).legal_moves
+            services.check_play_move(user=other.user, game_id=game.pk, move=legal[0], expected_version=game.version)
+    seat.refresh_from_db()
+    assert count == 3 and seat.timeouts == 3 and seat.dropped_out and seat.is_bot and seat.user_id
+    assert timed_out == [False, False, True]
+    kinds = list(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds.count("timeout") == 3 and kinds.count("dropped_out") == 1
+    # The bot now plays the seat by itself (eager Celery), and the log says so to everyone.
+    game.refresh_from_db()
+    assert not Seat.objects.filter(game=game, awaited=True, is_bot=True).exists() or game.status != "active"
+    assert services.check_snapshot(game).problems == []
+
+
+@pytest.mark.django_db
+def test_signals_are_sent_inside_the_transaction_with_newly_awaited_seats(players):
+    log = []
+
+    def on_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
+        assert connection.in_atomic_block
+        log.append(([s.number for s in newly_awaited_seats], [m.sequence for m in moves]))
+
+    started, finished = [], []
+    signals.game_advanced.connect(on_advanced, weak=False)
+    signals.game_started.connect(lambda sender, game, seats, **kw: started.append(game.pk), weak=False)
+    signals.game_finished.connect(lambda sender, game, **kw: finished.append(game.pk), weak=False)
+    try:
+        game = start_game("konamon", players[:3])
+        assert started == [game.pk]
+        assert log[-1] == ([0, 1, 2], [])  # everyone chooses at once
+        seat, view = awaited_human(game)
+        services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
+        assert log[-1] == ([], [1])  # the others were told already
+    finally:
+        signals.game_advanced.disconnect(on_advanced)
+
+
+@pytest.mark.django_db
+def test_check_snapshots_reports_a_tampered_game(players):
+    game = start_game("mamma-mia", players[:2], bots=1)
+    advance(game, 5, random.Random(2))
+    call_command("check_snapshots")
+    state_row = GameState.objects.get(game=game)
+    state_row.state = {**state_row.state, "round": 3}
+    state_row.save()
+    with pytest.raises(CommandError):
+        call_command("check_snapshots")
+    with pytest.raises(CommandError):
+        call_command("verify_deal", game.pk)  # not finished: the seed is still secret
+
+
+@pytest.mark.django_db
+def test_a_replayed_move_log_rebuilds_the_state_exactly(players):
+    game = start_game("marumiere", players[:3])
+    advance(game, 40, random.Random(5))
+    *_, (last_move, state) = services.replay_states(game)
+    assert state == GameState.objects.get(game=game).state
+    assert last_move.sequence == Move.objects.filter(game=game).count()
