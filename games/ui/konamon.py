@@ -13,8 +13,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.ui import names
 from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value
@@ -63,6 +64,11 @@ def action_counts() -> dict[int, dict[str, int]]:
 
 
 @cache
+def products_by_id() -> dict[str, dict[str, Any]]:
+    return {product["id"]: product for product in card_data().get("products", [])}
+
+
+@cache
 def customers_by_id() -> dict[str, dict[str, Any]]:
     return {customer["id"]: customer for customer in card_data()["customers"]}
 
@@ -71,6 +77,10 @@ def customers_by_id() -> dict[str, dict[str, Any]]:
 
 
 def product_name(product: Any) -> str:
+    """A product's name: the data file's own Japanese name for ja readers, else the translated English one."""
+    data = products_by_id().get(product) if isinstance(product, str) else None
+    if data and (get_language() or "").lower().startswith("ja") and data.get("name", {}).get("ja"):
+        return str(data["name"]["ja"])
     return names.lookup(names.PRODUCT_NAMES, product)
 
 
@@ -196,7 +206,7 @@ def working_context(working: Mapping[str, Any] | None, players: Players) -> dict
         status = (
             "done" if index < order or (index == order and not remaining) else "current" if index == order else "todo"
         )
-        steps.append({"process": process, "name": process_name(process), "left": remaining, "status": status})
+        steps.append({"process": process, "name": capfirst(process_name(process)), "left": remaining, "status": status})
     return {
         "seat": working.get("seat"),
         "player": names.player_name(players, working.get("seat")),

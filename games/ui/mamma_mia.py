@@ -220,7 +220,10 @@ def turn_form(legal_moves: list[Move], view: View) -> dict[str, Any]:
     rows = [
         {
             **topping_card(kind, max(counts[kind])),
-            "options": [{"value": f"{kind}:{n}", "count": n} for n in sorted(set(counts[kind]))],
+            "options": [
+                {"value": f"{kind}:{n}", "count": n, "say": names.count_of(topping_name(kind), n)}
+                for n in sorted(set(counts[kind]))
+            ],
         }
         for kind in TOPPINGS
         if kind in counts
@@ -245,8 +248,9 @@ def draw_options(draws: list[str], view: View) -> list[dict[str, Any]]:
         "recipes": at(view.get("recipe_decks"), seat) if seat is not None else None,
     }
     labels = {"kitchen": _("Kitchen"), "recipes": _("Your recipe deck")}
+    says = {"kitchen": _("refill from the kitchen"), "recipes": _("refill from your recipe deck")}
     return [
-        {"value": d, "label": str(labels.get(d, d)), "size": sizes.get(d), "checked": i == 0}
+        {"value": d, "label": str(labels.get(d, d)), "say": says.get(d, d), "size": sizes.get(d), "checked": i == 0}
         for i, d in enumerate(draws)
     ]
 

@@ -8,17 +8,21 @@ by its top back, a card of the row by its back; buttons post one legal move.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engines.card_backs import card_back_svg
 from games.ui import names
 from games.ui.base import GameUI, Move, Players, View, at, move_value
 
+DATA_FILE = Path(__file__).resolve().parent.parent / "engines" / "data" / "marumiere.json"
 TRUMP = 5
 MISERE = 9
 TRICKS_PER_ROUND = 8
@@ -38,7 +42,18 @@ PHASE_NAMES = {
 # Names ------------------------------------------------------------------------------------
 
 
+@cache
+def colour_data() -> dict[str, dict[str, Any]]:
+    """The engine's colour table (its Japanese names)."""
+    with DATA_FILE.open(encoding="utf-8") as handle:
+        return {item["name"]: item for item in json.load(handle)["colours"]}
+
+
 def suit_name(colour: Any) -> str:
+    """A colour's name: the data file's Japanese one for ja readers, else the translated English one."""
+    data = colour_data().get(colour) if isinstance(colour, str) else None
+    if data and data.get("ja") and (get_language() or "").lower().startswith("ja"):
+        return str(data["ja"])
     return names.lookup(names.SUIT_NAMES, colour)
 
 
