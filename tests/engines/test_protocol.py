@@ -79,8 +79,7 @@ def module_of(slug: str):
 
 
 def assert_illegal(engine, state, seat, move, why: str) -> None:
-    """``play`` refuses with IllegalMove (not another exception) and leaves the state alone."""
-    before = canon(state)
+    """``play`` refuses with IllegalMove (not another exception); callers check the state is left alone."""
     try:
         engine.play(state, seat, move)
     except IllegalMove as refused:
@@ -94,7 +93,6 @@ def assert_illegal(engine, state, seat, move, why: str) -> None:
         pytest.fail(f"{why}: {move!r} for seat {seat!r} raised {type(other).__name__}: {other}")
     else:
         pytest.fail(f"{why}: {move!r} for seat {seat!r} was accepted")
-    assert canon(state) == before, "a refused move changed the state"
 
 
 def playout(engine, players: int, seed: int, options: dict | None = None, bot_share: float = 0.5):
@@ -120,10 +118,14 @@ def playout(engine, players: int, seed: int, options: dict | None = None, bot_sh
 # --- Each state --------------------------------------------------------------------------------
 
 
-def check_state(engine, state, players: int, views: bool = True) -> None:
-    """waiting_for, legal_moves, views (unless told not to): shapes, purity and JSON-readiness of one state."""
-    before = canon(state)
-    assert json.loads(before) == state, "the state is not plain JSON data (tuples, non-string keys, ...)"
+def check_state(engine, state, players: int, views: bool = True) -> str:
+    """waiting_for, legal_moves, views (unless told not to): shapes, purity and JSON-readiness of one state.
+
+    Returns the state's JSON, for ``check_move`` (encoding big states is the slow part of these tests).
+    """
+    text = json.dumps(state)
+    before = json.loads(text)
+    assert before == state, "the state is not plain JSON data (tuples, non-string keys, ...)"
     over = engine.is_over(state)
     waiting = engine.waiting_for(state)
     assert isinstance(waiting, list)
@@ -144,7 +146,8 @@ def check_state(engine, state, players: int, views: bool = True) -> None:
         assert engine.legal_moves(state, seat) == [], "a seat that does not exist has no moves"
     for seat in [None, *range(players)] if views else []:
         check_view(engine, state, seat, players, waiting)
-    assert canon(state) == before, "waiting_for, legal_moves or view changed the state"
+    assert state == before, "waiting_for, legal_moves or view changed the state"
+    return text
 
 
 def check_view(engine, state, seat, players: int, waiting: list[int]) -> None:
@@ -171,23 +174,25 @@ def check_view(engine, state, seat, players: int, waiting: list[int]) -> None:
             assert event["type"] in events, f"event type {event['type']!r} missing from EVENTS"
 
 
-def check_move(engine, state, seat: int, move) -> Any:
-    """play is pure and JSON-stable; the bot's move is legal and deterministic. Returns the next state."""
-    before, move_before = canon(state), canon(move)
+def check_move(engine, state, seat: int, move, text: str) -> Any:
+    """play is pure and JSON-stable; the bot's move is legal and deterministic. Returns the next state.
+
+    ``text`` is the state's JSON (from ``check_state``).
+    """
+    before, copy, move_before = json.loads(text), json.loads(text), canon(move)
     legal = {canon(m) for m in engine.legal_moves(state, seat)}
     assert canon(move) in legal
     bot = engine.bot_move(state, seat)
     assert canon(bot) in legal, f"bot_move {bot!r} is not legal"
     assert canon(engine.bot_move(state, seat)) == canon(bot), "bot_move is not deterministic"
-    copy = json.loads(before)
     assert canon(engine.bot_move(copy, seat)) == canon(bot), "bot_move differs after a JSON round trip"
     after = engine.play(state, seat, move)
     assert after is not state
-    assert canon(state) == before, "play changed its input state"
+    assert state == before, "play (or bot_move) changed its input state"
     assert canon(move) == move_before, "play changed the move"
-    assert canon(engine.play(copy, seat, move)) == canon(after), "a JSON round trip changes what play does"
+    assert engine.play(copy, seat, move) == after, "a JSON round trip changes what play does"
     reordered = dict(reversed(list(move.items())))
-    assert canon(engine.play(state, seat, reordered)) == canon(after), "key order changes the move"
+    assert engine.play(state, seat, reordered) == after, "key order changes the move"
     return after
 
 
@@ -232,7 +237,8 @@ def learn(vocabulary: dict[str, list[Any]], moves: list[dict]) -> None:
 
 
 def check_refusals(engine, state, players: int, vocabulary: dict[str, list[Any]], chooser: random.Random) -> None:
-    """Everything not listed is refused with IllegalMove; everything listed is accepted."""
+    """Everything not listed is refused with IllegalMove; everything listed is accepted; the state stays as it was."""
+    before = canon(state)
     waiting = engine.waiting_for(state)
     for seat in waiting:
         moves = engine.legal_moves(state, seat)
@@ -252,6 +258,7 @@ def check_refusals(engine, state, players: int, vocabulary: dict[str, list[Any]]
         wrong_types = [str(seat), float(seat), None] + ([True] if seat == 1 else [False] if seat == 0 else [])
         for other in [*strangers, -1, players, *wrong_types]:
             assert_illegal(engine, state, other, move, "a seat that is not awaited")
+    assert canon(state) == before, "play changed its input state (while refusing or accepting a move)"
 
 
 # --- The tests --------------------------------------------------------------------------------
@@ -308,10 +315,10 @@ def test_random_playouts_keep_the_protocol(slug, players):
     engine = get_engine(slug)
     for seed in (1, 2):
         for index, (state, seat, move) in enumerate(playout(engine, players, seed)):
-            check_state(engine, state, players, views=(seed == 1 and index % 3 == 0) or seat is None)
+            text = check_state(engine, state, players, views=(seed == 1 and index % 3 == 0) or seat is None)
             if seat is None:
                 break
-            check_move(engine, state, seat, move)
+            check_move(engine, state, seat, move, text)
         assert engine.is_over(state)
         check_outcome(engine, state, players)
 
@@ -335,9 +342,11 @@ def test_everything_listed_is_accepted_and_nothing_else(slug, players):
     for state in chooser.sample(states[:-1], min(20, len(states) - 1)):
         for seat in engine.waiting_for(state):
             stale.extend(engine.legal_moves(state, seat)[:5])
+    before = canon(final)
     for seat in range(players):
         for move in stale + NOT_MOVES:
             assert_illegal(engine, final, seat, move, "after game over")
+    assert canon(final) == before, "a refused move changed the state"
 
 
 @pytest.mark.parametrize(("slug", "options"), option_cases())
