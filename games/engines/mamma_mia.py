@@ -740,7 +740,8 @@ PLAY_THRESHOLD = 3.0
 
 
 def estimated_oven(view: dict[str, Any]) -> tuple[dict[str, float], dict[str, int]]:
-    """What the table will hold when a recipe played now is revealed: (estimate, certain part)."""
+    """What the table will hold when a recipe played now is revealed: (estimate with the unheard oven cards
+    guessed, the part known from the table and the announcements heard)."""
     certain = dict(view["table"])
     heard = [e for e in view["log"] if e["type"] in ("turn", "pass")]
     heard_cards = sum(e["count"] + (e["recipe"] is not None) for e in heard if e["type"] == "turn")
@@ -832,8 +833,8 @@ def choose_turn(view: dict[str, Any]) -> dict[str, Any]:
     toppings, recipes = hand["toppings"], hand["recipes"]
     if not any(toppings.values()):
         return {"type": "turn", "topping": None, "count": 0, "recipe": None, "draw": choose_draw(view, 0, False)}
-    estimate, certain = estimated_oven(view)
-    pools = ((floor_counts(certain), 10.0), (floor_counts(estimate), 6.0))  # (table, confidence)
+    estimate, known = estimated_oven(view)
+    pools = ((floor_counts(known), 10.0), (floor_counts(estimate), 6.0))  # (table, confidence)
     best = None  # (score, kind, count, recipe)
     for recipe in recipes:
         needs = RECIPES[recipe]["needs"]
