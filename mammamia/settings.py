@@ -93,6 +93,9 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres://postgres@
 DATABASES["default"]["HOST"] = unquote(DATABASES["default"].get("HOST", ""))
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Lets two test runs share one server without dropping each other's test database.
+if env.str("TEST_DATABASE_NAME", default=""):
+    DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
