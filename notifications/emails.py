@@ -9,8 +9,10 @@ only from the payload, which the receivers took from the recipient's OWN
 from __future__ import annotations
 
 import datetime as dt
+import email.policy
 import html
 import logging
+import re
 import zoneinfo
 
 from django.conf import settings
@@ -267,7 +269,7 @@ def render(row: OutboxEmail) -> tuple[str, str, str]:
             )
         rendered = RENDERERS[row.kind](row, ctx)
         ctx["subject"] = rendered.subject
-        text = render_to_string(f"notifications/email/{rendered.template}.txt", ctx)
+        text = re.sub(r"\n{3,}", "\n\n", render_to_string(f"notifications/email/{rendered.template}.txt", ctx))
         html_body = render_to_string(f"notifications/email/{rendered.template}.html", ctx)
     return rendered.subject, text, html_body
 
@@ -280,6 +282,37 @@ def _deadline(game, seat_number):
     return (
         Seat.objects.filter(game=game, number=seat_number, awaited=True).values_list("deadline_at", flat=True).first()
     )
+
+
+class UnfoldedHeader(str):
+    """A header written on one line as it is (up to RFC 5322's 998 characters).
+
+    Python folds a long header without spaces into RFC 2047 encoded words,
+    which turns ``List-Unsubscribe: <https://...>`` into something mail
+    clients no longer recognise as a URL. The email package keeps a value
+    that has a ``name`` and folds itself.
+    """
+
+    def __new__(cls, name: str, value: str):
+        obj = super().__new__(cls, value)
+        obj.name = name
+        return obj
+
+    def fold(self, *, policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+
+class NotificationMessage(EmailMultiAlternatives):
+    UNFOLDED = ("List-Unsubscribe",)
+
+    def message(self, *, policy=email.policy.default):
+        msg = super().message(policy=policy)
+        for name in self.UNFOLDED:
+            value = msg.get(name)
+            if value is not None and str(value).isascii() and len(name) + len(str(value)) < 990:
+                del msg[name]
+                msg[name] = UnfoldedHeader(name, str(value))
+        return msg
 
 
 def build_message(row: OutboxEmail) -> EmailMultiAlternatives:
@@ -297,7 +330,7 @@ def build_message(row: OutboxEmail) -> EmailMultiAlternatives:
         root = game_thread_id(row.game_id)
         headers["In-Reply-To"] = root
         headers["References"] = root
-    message = EmailMultiAlternatives(
+    message = NotificationMessage(
         subject=" ".join(subject.split()),  # never a line break in a header
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,

@@ -178,6 +178,7 @@ def test_a_real_worker_delivers_each_moves_email_exactly_once_even_when_it_was_d
     turn = [m for m in found if m["Message-ID"] == row.message_id]
     assert len(turn) == 1 and turn[0]["To"] == nxt.user.email
     assert turn[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert turn[0]["List-Unsubscribe"].startswith("<http") and "/unsubscribe/" in turn[0]["List-Unsubscribe"]
     assert turn[0]["References"] == game_thread_id(game.pk)
     # Asking again (a redelivered task, the sweeper) sends nothing more.
     deliver_email.apply_async(args=[row.pk])

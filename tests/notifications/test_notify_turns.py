@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import email.policy
 import email.utils
+import re
 
 import pytest
 from django.core import mail
@@ -73,6 +75,9 @@ def test_a_move_sends_one_turn_email_to_the_newly_awaited_player_with_everything
     assert email.utils.parseaddr(parsed["From"])[1]
     # One-click unsubscribe (RFC 8058).
     assert parsed["List-Unsubscribe"].startswith("<https://play.example/unsubscribe/")
+    # On one line as a URL, never folded into RFC 2047 encoded words (clients would not see the URL).
+    raw = message.message(policy=email.policy.SMTP).as_bytes()
+    assert re.search(rb"\r\nList-Unsubscribe: <https://play\.example/unsubscribe/[^\s>]+/>\r\n", raw)
     assert parsed["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert "https://play.example/unsubscribe/" in message.body
     assert "https://play.example/unsubscribe/" in html
