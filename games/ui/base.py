@@ -16,7 +16,6 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from games.ui import names
@@ -203,7 +202,7 @@ class GameUI:
                 logger.warning("cannot describe %s event %r", self.slug, event, exc_info=True)
         if text is None:
             text = generic_event_text(event, players)
-        return mark_safe(escape(capfirst(text)))  # noqa: S308 - escaped just above
+        return mark_safe(escape(text))  # noqa: S308 - escaped just above
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand from the full state, once the game is over."""

@@ -398,11 +398,11 @@ EVENT_DESCRIBERS = {
         _("%(customer)s is in a hurry: starts at mood %(mood)s.") % {"customer": _customer(e), "mood": e["mood"]}
     ),
     "treat": lambda e, p: (
-        _("%(customer)s brings a treat: a cooked %(product)s goes into the showcase.")
+        _("%(customer)s brings a treat: one cooked %(product)s goes into the showcase.")
         % {"customer": _customer(e), "product": _product(e)}
     ),
     "snack": lambda e, p: (
-        _("%(customer)s snacks on a %(product)s from the showcase.")
+        _("%(customer)s snacks on one %(product)s from the showcase.")
         % {"customer": _customer(e), "product": _product(e)}
     ),
     "penalty": _penalty,
@@ -423,12 +423,12 @@ EVENT_DESCRIBERS = {
         _("%(player)s carries out No. %(card)s (prep %(prep)s, bake %(bake)s, hand over %(hand_over)s).")
         % {"player": _seat(e, p), "card": e["card"], "prep": e["prep"], "bake": e["bake"], "hand_over": e["hand_over"]}
     ),
-    "prep": lambda e, p: _("%(player)s preps a %(product)s.") % {"player": _seat(e, p), "product": _product(e)},
+    "prep": lambda e, p: _("%(player)s preps one %(product)s.") % {"player": _seat(e, p), "product": _product(e)},
     "bake": lambda e, p: (
-        _("%(player)s puts a %(product)s on the stove.") % {"player": _seat(e, p), "product": _product(e)}
+        _("%(player)s puts one %(product)s on the stove.") % {"player": _seat(e, p), "product": _product(e)}
     ),
     "hand_over": lambda e, p: (
-        _("%(player)s hands a %(product)s to %(customer)s.")
+        _("%(player)s hands one %(product)s to %(customer)s.")
         % {"player": _seat(e, p), "product": _product(e), "customer": _customer(e)}
     ),
     "take": lambda e, p: (

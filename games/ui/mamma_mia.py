@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -381,6 +382,7 @@ def _returned(event: dict[str, Any], players: Players) -> str:
     values = {"player": _seat(event, players), "recipe": recipe_name(event.get("recipe"))}
     if event.get("declined"):
         return _("%(player)s chose not to bake %(recipe)s: it goes back under their recipe deck.") % values
+    values["recipe"] = capfirst(values["recipe"])  # it starts the sentence; player names are left as typed
     return _("%(recipe)s cannot be baked: it goes back under %(player)s's recipe deck.") % values
 
 

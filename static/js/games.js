@@ -8,12 +8,14 @@
   function summarise(form) {
     var out = form.querySelector("[data-mm-summary]");
     if (!out) { return; }
+    var played = form.querySelector("input[name=play]:checked, input[type=hidden][name=play]");
     var parts = [];
     form.querySelectorAll("input[data-say]").forEach(function (input) {
       if ((input.type !== "radio" || input.checked) && input.dataset.say) { parts.push(input.dataset.say); }
     });
-    out.textContent = parts.length ? (out.dataset.prefix || "") + " " + parts.join(" · ") : "";
-    out.hidden = !parts.length;
+    var show = Boolean(played) && parts.length > 0;  // say nothing until the toppings are chosen
+    out.textContent = show ? (out.dataset.prefix || "") + " " + parts.join(" · ") : "";
+    out.hidden = !show;
   }
 
   document.addEventListener("change", function (event) {
