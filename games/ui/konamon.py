@@ -308,17 +308,23 @@ def next_button(legal_moves: list[Move], working: Mapping[str, Any] | None) -> d
     }
 
 
-def unload_forms(legal_moves: list[Move]) -> list[dict[str, Any]]:
-    """Out of the stove with too little showcase room: which chips to keep."""
-    return [
-        {
-            "value": move_value(m),
-            "chips": [chip(p, cooked=True) for p in m.get("keep", [])],
-            "label": _("Keep %(chips)s") % {"chips": products_phrase(m.get("keep"))},
-        }
-        for m in legal_moves
-        if m.get("type") == "unload"
-    ]
+def unload_forms(legal_moves: list[Move], stove: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Out of the stove with too little showcase room: which chips to keep, and what goes back."""
+    options = []
+    for move in legal_moves:
+        if move.get("type") != "unload":
+            continue
+        keep = list(move.get("keep") or [])
+        back = [p for p in PRODUCTS for _ in range(max(0, int(stove.get(p, 0) or 0) - keep.count(p)))]
+        options.append(
+            {
+                "value": move_value(move),
+                "chips": [chip(p, cooked=True) for p in keep],
+                "label": _("Keep %(chips)s") % {"chips": products_phrase(keep)},
+                "help": _("back to the stock: %(chips)s") % {"chips": products_phrase(back)},
+            }
+        )
+    return options
 
 
 # Log events -------------------------------------------------------------------------------
@@ -504,7 +510,13 @@ class KonamonUI(GameUI):
         self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
     ) -> dict[str, Any]:
         working = view.get("working")
-        form = self.form_context(legal_moves=legal_moves, working=working, players=players, hand=view.get("hand") or [])
+        form = self.form_context(
+            legal_moves=legal_moves,
+            working=working,
+            players=players,
+            hand=view.get("hand") or [],
+            stove=(view.get("boards") or {}).get("stove") or {},
+        )
         context = {
             "phase": view.get("phase"),
             "boards": [board(name, (view.get("boards") or {}).get(name) or {}) for name in BOARDS],
@@ -550,7 +562,12 @@ class KonamonUI(GameUI):
 
     @staticmethod
     def form_context(
-        *, legal_moves: list[Move], working: Mapping[str, Any] | None, players: Players, hand: list[int]
+        *,
+        legal_moves: list[Move],
+        working: Mapping[str, Any] | None,
+        players: Players,
+        hand: list[int],
+        stove: Mapping[str, int],
     ) -> dict[str, Any]:
         kinds = {m.get("type") for m in legal_moves}
         if not legal_moves:
@@ -558,7 +575,7 @@ class KonamonUI(GameUI):
         if "choose" in kinds:
             return {"kind": "choose", **choose_forms(legal_moves, hand)}
         if "unload" in kinds:
-            return {"kind": "unload", "options": unload_forms(legal_moves)}
+            return {"kind": "unload", "options": unload_forms(legal_moves, stove)}
         return {
             "kind": "steps",
             "steps": step_forms(legal_moves, players),

@@ -273,8 +273,12 @@ def describe_turn(candidate: Mapping[str, Any]) -> str:
 # Phase-2 decisions ---------------------------------------------------------------------------------
 
 
-def decision_form(legal_moves: list[Move], deciding: Mapping[str, Any] | None) -> dict[str, Any]:
+def decision_form(
+    legal_moves: list[Move], deciding: Mapping[str, Any] | None, table: Mapping[str, int]
+) -> dict[str, Any]:
+    """Phase 2: the ways to bake the revealed recipe (buttons, or radios when there are many) and declining."""
     recipe = (deciding or {}).get("recipe")
+    adds = {sum((m.get("add") or {}).values()) for m in legal_moves if m.get("type") == "bake"}
     bakes = [
         {"value": move_value(m), "label": bake_label(m, recipe), "add": toppings_phrase(m.get("add") or {})}
         for m in legal_moves
@@ -285,6 +289,9 @@ def decision_form(legal_moves: list[Move], deciding: Mapping[str, Any] | None) -
         "recipe": recipe_card(recipe) if recipe else None,
         "bakes": bakes,
         "as_radios": len(bakes) > MAX_BUTTONS,
+        "table_total": sum(table.values()),
+        # Bombastica-like choices add a fixed number of toppings of any kinds: say how many.
+        "shortfall": adds.pop() if len(adds) == 1 and len(bakes) > MAX_BUTTONS else 0,
         "decline": {"value": move_value(decline), "label": decline_label(recipe)} if decline else None,
     }
 
@@ -508,7 +515,7 @@ class MammaMiaUI(GameUI):
             return {"kind": None}
         if "turn" in kinds:
             return {"kind": "turn", **turn_form(legal_moves, view)}
-        return {"kind": "decide", **decision_form(legal_moves, view.get("deciding"))}
+        return {"kind": "decide", **decision_form(legal_moves, view.get("deciding"), view.get("table") or {})}
 
     def parse_fields(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
         """The turn form: ``play`` (``kind:count`` or ``pass``), ``recipe`` (id or empty), ``draw``."""
