@@ -20,15 +20,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench import cpu
 from bench import stack as stack_module
 from bench.stack import BASE_DIR, Stack
 
 RESULTS = BASE_DIR / "bench" / "results.json"
+PROFILES = BASE_DIR / "bench" / "out"  # git-ignored
 DOC = BASE_DIR / "docs" / "benchmarks.md"
 STARTED = time.monotonic()
 
@@ -43,16 +46,62 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--only", nargs="*", default=None,
                         choices=["engines", "ceilings", "closed", "open", "growth", "fanout"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
-    parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 2)))
+    # The README's deployment runs `celery worker -c 4`; so does the bench.
+    parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
     parser.add_argument("--players", type=int, nargs="*", default=[1, 8, 32, 128])
     parser.add_argument("--duration", type=float, default=12.0, help="seconds measured per closed-loop level")
     parser.add_argument("--open-duration", type=float, default=30.0)
     parser.add_argument("--emails", type=int, default=10_000)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--doc", type=Path, default=DOC)
-    parser.add_argument("--profile", action="store_true",
-                        help="py-spy the web workers during the 32-player closed loop (bench/out/)")
+    parser.add_argument("--no-profile", dest="profile", action="store_false",
+                        help="do not py-spy the web workers (32-player closed loop) and Celery workers (fan-out)")
     return parser.parse_args(argv)
+
+
+def cpu_roots(stack: Stack, work_dir: Path) -> dict[str, int | None]:
+    """The process trees whose CPU time the runs report: site, workers, mail catcher, PostgreSQL, broker."""
+    broker_socket = os.environ.get("CELERY_BROKER_URL", "").split("://", 1)[-1]
+    return {
+        "web": stack.pid("web"),
+        "workers": stack.pid("worker"),
+        "mail": stack.pid("mail"),
+        "db": cpu.postmaster_pid(work_dir / "pg"),
+        "broker": cpu.find_process("redis-server", broker_socket) if broker_socket.endswith(".sock") else None,
+    }
+
+
+class Phase:
+    """Wall time, load average and the whole machine's CPU use during one part of the run.
+
+    Other work on the machine shows as CPU busy beyond what the stack could use.
+    """
+
+    def __init__(self, results: dict, name: str) -> None:
+        self.results, self.name = results, name
+
+    @staticmethod
+    def _cpu() -> tuple[int, int]:
+        try:
+            fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        except (OSError, ValueError):
+            return 0, 0
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        return sum(fields) - idle, sum(fields)
+
+    def __enter__(self):
+        self.wall, self.cpu = time.monotonic(), self._cpu()
+        self.load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        busy, total = self._cpu()
+        share = (busy - self.cpu[0]) / (total - self.cpu[1]) if total > self.cpu[1] else None
+        self.results.setdefault("phases", {})[self.name] = {
+            "seconds": round(time.monotonic() - self.wall, 1),
+            "load_average_1min_at_start": round(self.load, 2) if self.load is not None else None,
+            "machine_cpu_busy": round(share, 3) if share is not None else None,
+        }
 
 
 def wants(args, part: str) -> bool:
@@ -77,15 +126,52 @@ def run_load(plan: dict, timeout: float) -> dict:
     return json.loads(done.stdout)
 
 
-def py_spy(pids: list[int], seconds: float, out_dir: Path) -> subprocess.Popen | None:
-    """Sample one gunicorn worker (they share the load evenly) into collapsed stacks."""
+def py_spy(pid: int | None, seconds: float, out: Path) -> subprocess.Popen | None:
+    """Sample a process and its children (gunicorn's or Celery's workers) into collapsed stacks."""
     binary = Path(sys.executable).parent / "py-spy"
-    if not binary.exists() or not pids:
+    if not binary.exists() or pid is None:
         return None
-    out_dir.mkdir(parents=True, exist_ok=True)
-    argv = [str(binary), "record", "-d", str(int(seconds)), "-r", "97", "-f", "raw", "--nonblocking",
-            "-o", str(out_dir / "web-closed-32.txt"), "-p", str(pids[0])]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    argv = [str(binary), "record", "-d", str(max(1, int(seconds))), "-r", "97", "-f", "raw", "--nonblocking",
+            "--subprocesses", "-o", str(out), "-p", str(pid)]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _ours(frame: str) -> bool:
+    location = frame.rsplit("(", 1)[-1]
+    return location.startswith(("games/", "notifications/", "accounts/", "mammamia/", "bench/")) or (
+        str(BASE_DIR) in location and "/.venv/" not in location
+    )
+
+
+def summarize_profile(path: Path, top: int = 12) -> dict | None:
+    """The hottest frames of collapsed stacks: by own samples, and our code's by inclusive samples."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return None
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    for line in lines:
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = stack.split(";")
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for frame in {f for f in frames if _ours(f)}:
+            inclusive[frame] = inclusive.get(frame, 0) + n
+    if not total:
+        return None
+
+    def rows(counts: dict) -> list[dict]:
+        ranked = sorted(counts.items(), key=lambda item: -item[1])[:top]
+        return [{"frame": frame.replace(str(BASE_DIR) + "/", ""), "share": round(n / total, 3)} for frame, n in ranked]
+
+    shown = path.relative_to(BASE_DIR) if path.is_relative_to(BASE_DIR) else path
+    return {"samples": total, "file": str(shown), "own": rows(own), "ours_inclusive": rows(inclusive)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if wants(args, "engines"):
         log("engines ...")
-        results["engines"] = run_engines(args)
+        with Phase(results, "engines"):
+            results["engines"] = run_engines(args)
 
     stack = Stack(env=env, work_dir=work_dir, web_workers=args.web_workers,
                   celery_concurrency=args.celery_concurrency, email_port=email_port)
@@ -141,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         log(f"site at {stack.base_url} (gunicorn -w {args.web_workers}), "
             f"Celery -c {args.celery_concurrency}, SMTP catcher on {email_port}")
         warmup = 1.0 if args.quick else 3.0
+        roots = cpu_roots(stack, work_dir)
+        results["config"]["cpu_measured_for"] = sorted(name for name, pid in roots.items() if pid)
 
         needs_pool = any(wants(args, p) for p in ("ceilings", "closed", "open"))
         pools = {}
@@ -157,15 +246,21 @@ def main(argv: list[str] | None = None) -> int:
         if wants(args, "ceilings"):
             seconds = 3 if args.quick else 10
             log("database ceiling (pgbench) ...")
-            database = ceilings.pgbench(database_url, clients=8, seconds=seconds, work_dir=work_dir)
+            with Phase(results, "database ceiling"):
+                before = cpu.snapshot({"db": roots.get("db")})
+                database = ceilings.pgbench(database_url, clients=8, seconds=seconds, work_dir=work_dir)
+                spent = cpu.delta(before, cpu.snapshot({"db": roots.get("db")}))["db"]
+                if spent and database["tps"]:
+                    database["db_cpu_ms_per_transaction"] = round(1000 * spent / (database["tps"] * seconds), 3)
             log(f"  {database['tps']} tps")
             log("framework ceiling (bare view, 32 users) ...")
             users = [
                 {"cookies": entry["users"][0]["cookies"], "row": index + 1}
-                for index, entry in enumerate(pools.get("c32") or next(iter(pools.values())))
+                for index, entry in enumerate(entry for pool in pools.values() for entry in pool)
             ][:32]
-            framework = run_load({"mode": "ceiling", "base": stack.base_url, "players": 32, "users": users,
-                                  "warmup": warmup, "duration": seconds}, timeout=seconds + 120)
+            with Phase(results, "framework ceiling"):
+                framework = run_load({"cpu_roots": roots, "mode": "ceiling", "base": stack.base_url, "players": 32,
+                                      "users": users, "warmup": warmup, "duration": seconds}, timeout=seconds + 120)
             log(f"  {framework['requests_per_s']} requests/s")
             results["ceilings"] = {"database": database, "framework": framework}
 
@@ -174,33 +269,56 @@ def main(argv: list[str] | None = None) -> int:
             for players in args.players:
                 log(f"closed loop, {players} players ...")
                 spy = None
-                if args.profile and players == 32:
-                    spy = py_spy(stack.web_pids(), warmup + args.duration, BASE_DIR / "bench" / "out")
-                row = run_load({"mode": "closed", "base": stack.base_url, "players": players,
-                                "pool": pools[f"c{players}"], "warmup": warmup, "duration": args.duration},
-                               timeout=args.duration + warmup + 120)
+                if args.profile and players == max(p for p in args.players if p <= 32):
+                    spy = py_spy(stack.pid("web"), warmup + args.duration, PROFILES / f"web-closed-{players}.txt")
+                with Phase(results, f"closed loop {players}"):
+                    row = run_load({"cpu_roots": roots, "mode": "closed", "base": stack.base_url, "players": players,
+                                    "pool": pools[f"c{players}"], "warmup": warmup, "duration": args.duration},
+                                   timeout=args.duration + warmup + 120)
                 if spy is not None:
                     spy.wait(timeout=60)
+                    summary = summarize_profile(PROFILES / f"web-closed-{players}.txt")
+                    if summary:
+                        results.setdefault("profiles", {})[f"web workers, closed loop {players}"] = summary
                 log(f"  {row['moves_per_s']} moves/s, {row['pages_per_s']} pages/s, "
                     f"client CPU {row['client_cpu_share']:.0%}")
                 results["closed_loop"].append(row)
 
         if wants(args, "open"):
             log("open loop, 20 moves/s + 100 page views/s ...")
-            row = run_load({"mode": "open", "base": stack.base_url, "moves_per_s": 20, "pages_per_s": 100,
-                            "pool": pools["open"], "games": 32 if args.quick else 64, "warmup": warmup,
-                            "duration": args.open_duration}, timeout=args.open_duration + warmup + 120)
+            with Phase(results, "open loop"):
+                row = run_load({"cpu_roots": roots, "mode": "open", "base": stack.base_url, "moves_per_s": 20,
+                                "pages_per_s": 100, "pool": pools["open"], "games": 32 if args.quick else 64,
+                                "warmup": warmup, "duration": args.open_duration},
+                               timeout=args.open_duration + warmup + 120)
             log(f"  move POST p50 {row['move_post'].get('p50_ms')} ms p99 {row['move_post'].get('p99_ms')} ms; "
                 f"page p50 {row['game_page'].get('p50_ms')} ms p99 {row['game_page'].get('p99_ms')} ms")
             results["open_loop"] = row
 
         if wants(args, "growth"):
             log("growth ...")
-            results["growth"] = growth.run(repeat=5 if args.quick else 15, log=log)
+            with Phase(results, "growth"):
+                results["growth"] = growth.run(repeat=5 if args.quick else 15, log=log)
 
         if wants(args, "fanout"):
             log(f"fan-out, {args.emails} e-mails ...")
-            results["fanout"] = fanout.run(stack.mail_dir, count=args.emails, log=log)
+            spy = py_spy(stack.pid("worker"), 90 if not args.quick else 15, PROFILES / "celery-fanout.txt") \
+                if args.profile else None
+            with Phase(results, "fan-out"):
+                before = cpu.snapshot(roots)
+                results["fanout"] = fanout.run(stack.mail_dir, count=args.emails, log=log)
+                spent = cpu.delta(before, cpu.snapshot(roots))
+                spent.pop("web", None)
+                results["fanout"]["server_cpu_s"] = spent
+                delivered = results["fanout"]["delivered"] or 1
+                results["fanout"]["server_cpu_ms_per_email"] = round(1000 * sum(spent.values()) / delivered, 2)
+            if spy is not None:
+                if spy.poll() is None:
+                    spy.send_signal(signal.SIGINT)  # py-spy writes what it has on SIGINT
+                spy.wait(timeout=60)
+                summary = summarize_profile(PROFILES / "celery-fanout.txt")
+                if summary:
+                    results.setdefault("profiles", {})["Celery workers, fan-out"] = summary
             log(f"  {results['fanout']['delivered']} delivered in {results['fanout']['seconds']} s")
     finally:
         stack.stop()

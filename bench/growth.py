@@ -36,24 +36,71 @@ def _client(user) -> Client:
     return client
 
 
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def _is_control(sql: str) -> bool:
+    return sql.lstrip().upper().startswith(TRANSACTION_CONTROL)
+
+
+def _head(sql: str) -> str:
+    """A statement's first words and table: enough to tell the queries apart in the results."""
+    words = sql.split()
+    if not words:
+        return ""
+    verb = words[0].upper()
+    if verb in ("SELECT", "DELETE"):
+        table = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() == "FROM"), "?")
+    elif verb in ("INSERT", "UPDATE"):
+        table = words[2] if verb == "INSERT" else words[1]
+    else:
+        return " ".join(words[:2])
+    return f"{verb} {table.strip(chr(34))}"
+
+
 def _measure(call, repeat: int) -> dict:
-    times, queries, statuses = [], [], set()
+    """Median time and SQL statements of ``call`` (data queries apart from BEGIN/COMMIT/SAVEPOINT)."""
+    times, cpu, sql_time, queries, control, statuses = [], [], [], [], [], set()
     call()  # warm-up
+    heads: list[str] = []
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             status = call()
             times.append(time.perf_counter() - started)
-        queries.append(len(captured.captured_queries))
+            cpu.append(time.process_time() - cpu_started)
+        sqls = [q["sql"] for q in captured.captured_queries]
+        sql_time.append(sum(float(q["time"]) for q in captured.captured_queries))
+        queries.append(sum(1 for sql in sqls if not _is_control(sql)))
+        control.append(sum(1 for sql in sqls if _is_control(sql)))
+        heads = [_head(sql) for sql in sqls if not _is_control(sql)]
         statuses.add(status)
     return {
         "queries": max(queries),
         "queries_min": min(queries),
+        "transaction_statements": max(control),
         "median_ms": round(1000 * statistics.median(times), 2),
+        # This process's CPU only (Django and the engine; PostgreSQL's share is not in it).
+        "cpu_ms": round(1000 * statistics.median(cpu), 2),
+        # Time spent waiting for PostgreSQL's answers (round trips included).
+        "sql_ms": round(1000 * statistics.median(sql_time), 2),
         "p90_ms": round(1000 * sorted(times)[int(0.9 * (len(times) - 1))], 2),
         "status": sorted(statuses),
         "repeat": repeat,
+        "sql": heads,
     }
+
+
+def _merge(rows: list[dict]) -> dict:
+    """Several positions in one row: the most queries, the median of the medians."""
+    merged = dict(max(rows, key=lambda r: r["queries"]))
+    merged["queries_min"] = min(r["queries_min"] for r in rows)
+    merged["median_ms"] = round(statistics.median(r["median_ms"] for r in rows), 2)
+    merged["p90_ms"] = round(statistics.median(r["p90_ms"] for r in rows), 2)
+    merged["cpu_ms"] = round(statistics.median(r["cpu_ms"] for r in rows), 2)
+    merged["sql_ms"] = round(statistics.median(r["sql_ms"] for r in rows), 2)
+    merged["positions"] = [{"queries": r["queries"], "median_ms": r["median_ms"]} for r in rows]
+    return merged
 
 
 def _page(client: Client, path: str):
@@ -121,7 +168,8 @@ def _length(game) -> int:
     return moves
 
 
-def longest_game(repeat: int, log) -> dict:
+def longest_game(repeat: int, log, positions: int = 5) -> dict:
+    """Page and move at ``positions`` consecutive positions near the start and near the end of the game."""
     from games import services
     from games.models import Game
 
@@ -132,17 +180,22 @@ def longest_game(repeat: int, log) -> dict:
     game = Game.objects.get(pk=game.pk)
     total = _length(game)
     results = {"game": "konamon", "players": 4, "moves_in_game": total}
-    for label, at in (("start", 3), ("end", total - 3)):
+    for label, first in (("start", 2), ("end", total - 2 - positions)):
         started = time.perf_counter()
-        _play_to(game, at)
-        log(f"growth: konamon 4p played to move {at} of {total} in {time.perf_counter() - started:.1f} s")
-        game = Game.objects.get(pk=game.pk)
-        seat = game.seats.select_related("user").filter(awaited=True).order_by("number").first()
-        client = _client(seat.user)
+        _play_to(game, first)
+        log(f"growth: konamon 4p played to move {first} of {total} in {time.perf_counter() - started:.1f} s")
+        pages, moves = [], []
+        for offset in range(positions):
+            _play_to(game, first + offset)
+            game = Game.objects.get(pk=game.pk)
+            seat = game.seats.select_related("user").filter(awaited=True).order_by("number").first()
+            client = _client(seat.user)
+            pages.append(_measure(_page(client, f"/games/{game.pk}/"), repeat))
+            moves.append(_measure(_move(client, game, seat.number), repeat))
         results[label] = {
-            "moves_played": game.version,
-            "game_page": _measure(_page(client, f"/games/{game.pk}/"), repeat),
-            "move": _measure(_move(client, game, seat.number), repeat),
+            "moves_played": f"{first}-{first + positions - 1}",
+            "game_page": _merge(pages),
+            "move": _merge(moves),
         }
     return results
 
@@ -168,4 +221,4 @@ def histories(repeat: int, log) -> dict:
 
 
 def run(repeat: int = 15, log=print) -> dict:
-    return {"longest_game": longest_game(repeat, log), "history": histories(repeat, log)}
+    return {"longest_game": longest_game(max(3, repeat // 2), log), "history": histories(repeat, log)}

@@ -38,6 +38,8 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from bench import cpu as cpu_time
+
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 MAX_REQUESTS = 2_000_000  # a hard cap on any one run, whatever the plan says
 REQUEST_TIMEOUT = 30.0
@@ -318,20 +320,29 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def _measure(stats: Stats, warmup: float, duration: float, stop: asyncio.Event) -> dict:
+async def _measure(stats: Stats, warmup: float, duration: float, stop: asyncio.Event,
+                   roots: dict | None = None) -> dict:
+    """The measured window: wall time, this process's CPU, and the CPU of the stack's process trees."""
+    roots = roots or {}
     await asyncio.sleep(warmup)
     stats.measuring = True
+    server0 = cpu_time.snapshot(roots)
     cpu0, wall0 = _cpu(), time.perf_counter()
     await asyncio.sleep(duration)
     stats.measuring = False
     cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
+    server = cpu_time.delta(server0, cpu_time.snapshot(roots))
     stop.set()
-    return {"wall_s": round(wall, 3), "client_cpu_s": round(cpu, 3), "client_cpu_share": round(cpu / wall, 3)}
+    return {"wall_s": round(wall, 3), "client_cpu_s": round(cpu, 3), "client_cpu_share": round(cpu / wall, 3),
+            "server_cpu_s": server, "server_cpu_share": round(sum(server.values()) / wall, 3)}
 
 
 def _summary(stats: Stats, window: dict) -> dict:
     wall = window["wall_s"]
+    server_cpu = sum(window.get("server_cpu_s", {}).values())
     return {
+        # What one move (its POST and the page loads around it) costs the whole stack in CPU time.
+        "server_cpu_ms_per_move": round(1000 * server_cpu / stats.moves, 2) if stats.moves and server_cpu else None,
         **window,
         "moves": stats.moves,
         "pages": stats.pages,
@@ -362,7 +373,7 @@ async def run_closed(plan: dict) -> dict:
     async with _session(players) as session:
         client = Client(plan["base"], session, stats, deadline)
         tasks = [asyncio.create_task(closed_player(client, pool, random.Random(i), stop)) for i in range(players)]
-        window = await _measure(stats, warmup, duration, stop)
+        window = await _measure(stats, warmup, duration, stop, plan.get("cpu_roots"))
         await _finish(tasks)
     return {"mode": "closed", "players": players, "games_used": pool.next, **_summary(stats, window)}
 
@@ -376,7 +387,7 @@ async def run_ceiling(plan: dict) -> dict:
         tasks = [
             asyncio.create_task(ceiling_user(client, User(dict(u["cookies"])), u["row"], stop)) for u in users
         ]
-        window = await _measure(stats, plan["warmup"], plan["duration"], stop)
+        window = await _measure(stats, plan["warmup"], plan["duration"], stop, plan.get("cpu_roots"))
         await _finish(tasks)
     summary = _summary(stats, window)
     return {"mode": "ceiling", "players": len(users), **summary, "requests_per_s": summary["moves_per_s"]}
@@ -442,11 +453,12 @@ async def run_open(plan: dict) -> dict:
                 inflight.add(task)
                 task.add_done_callback(inflight.discard)
 
+        # Each move's redirect is a page view too: the other views arrive on their own.
         producers = [
             asyncio.create_task(arrivals(move_rate, move)),
-            asyncio.create_task(arrivals(page_rate, page_view)),
+            asyncio.create_task(arrivals(max(0.1, page_rate - move_rate), page_view)),
         ]
-        window = await _measure(stats, warmup, duration, stop)
+        window = await _measure(stats, warmup, duration, stop, plan.get("cpu_roots"))
         await _finish(producers + list(inflight))
     return {
         "mode": "open",

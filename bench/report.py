@@ -102,8 +102,10 @@ def targets(results: dict) -> list[dict]:
     closed = {row["players"]: row for row in results.get("closed_loop") or []}
     if ceiling and 32 in closed:
         share = closed[32]["moves_per_s"] / ceiling["requests_per_s"] if ceiling["requests_per_s"] else 0
+        found = projected(results)
+        cpu_note = f" (by CPU cost: {found[0] / found[1]:.0%})" if found else ""
         add("closed loop, 32 players: moves/s vs framework ceiling", "≥ 50 %",
-            f"{closed[32]['moves_per_s']} / {ceiling['requests_per_s']} = {share:.0%}", share >= 0.5)
+            f"{closed[32]['moves_per_s']} / {ceiling['requests_per_s']} = {share:.0%}{cpu_note}", share >= 0.5)
     growth = results.get("growth")
     if growth:
         long = growth["longest_game"]
@@ -151,6 +153,29 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def projected(results: dict) -> tuple[float, float, int] | None:
+    """(moves/s at 32 players, bare requests/s, cores) that otherwise idle cores would allow, from CPU per
+    move and per bare request (stack and load generator together)."""
+    closed = {row["players"]: row for row in results.get("closed_loop") or []}
+    fw = (results.get("ceilings") or {}).get("framework") or {}
+    row = closed.get(32)
+    if not row or not row.get("server_cpu_ms_per_move") or not fw.get("server_cpu_ms_per_move"):
+        return None
+    cores = results["machine"].get("cores") or 2
+    move_ms = row["server_cpu_ms_per_move"] + 1000 * row["client_cpu_s"] / max(1, row["moves"])
+    bare_ms = fw["server_cpu_ms_per_move"] + 1000 * fw["client_cpu_s"] / max(1, fw["moves"])
+    return 1000 * cores / move_ms, 1000 * cores / bare_ms, cores
+
+
+def _projection(results: dict) -> str:
+    found = projected(results)
+    if found is None:
+        return ""
+    moves, bare, cores = found
+    return (f"On {cores} otherwise idle cores (stack and load generator sharing them), CPU alone would allow about "
+            f"{moves:.0f} moves/s at 32 players and {bare:.0f} bare requests/s: {moves / bare:.0%} of the ceiling.")
+
+
 def _fmt(value) -> str:
     return "—" if value is None else str(value)
 
@@ -174,6 +199,17 @@ def markdown(results: dict) -> str:
         f"(-w {results['config']['web_workers']}, sync workers), Celery worker -c "
         f"{results['config']['celery_concurrency']}",
         f"- PostgreSQL {m['postgresql']}; broker {m['broker']}",
+    ]
+    phases = results.get("phases") or {}
+    if phases:
+        out += ["", "Whole machine during each part (other work on this shared machine shows up here: the stack "
+                "alone can keep at most its 2 cores busy):", "",
+                "| part | seconds | load average at start | machine CPU busy |", "| --- | --- | --- | --- |"]
+        for name, p in phases.items():
+            busy = p.get("machine_cpu_busy")
+            out.append(f"| {name} | {p['seconds']} | {_fmt(p.get('load_average_1min_at_start'))} | "
+                       f"{'—' if busy is None else f'{busy:.0%}'} |")
+    out += [
         "",
         "## Targets",
         "",
@@ -206,7 +242,10 @@ def markdown(results: dict) -> str:
             "(bench/views.py, served by the same gunicorn, same middleware), "
             f"{fw['players']} users in a closed loop: **{fw['requests_per_s']} requests/s** "
             f"(p50 {fw['move_post'].get('p50_ms')} ms, p99 {fw['move_post'].get('p99_ms')} ms; "
-            f"load generator CPU {fw['client_cpu_share']:.0%} of a core).",
+            f"stack CPU {_fmt(fw.get('server_cpu_ms_per_move'))} ms per request; "
+            f"load generator CPU {fw['client_cpu_share']:.0%} of a core)."
+            + (f" PostgreSQL spent {db['db_cpu_ms_per_transaction']} ms of CPU per pgbench transaction."
+               if db.get("db_cpu_ms_per_transaction") else ""),
             "",
         ]
     if closed:
@@ -217,8 +256,8 @@ def markdown(results: dict) -> str:
             "replaced by the next one. Turn e-mails are queued and delivered by the workers meanwhile.",
             "",
             "| players | moves/s | pages/s | move POST p50 / p99 ms | page p50 / p99 ms | refused | errors "
-            "| load-generator CPU |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| stack CPU ms per move | stack cores busy | load-generator CPU |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for row in closed:
             out.append(
@@ -226,17 +265,22 @@ def markdown(results: dict) -> str:
                 f"{row['move_post'].get('p50_ms')} / {row['move_post'].get('p99_ms')} | "
                 f"{row['game_page'].get('p50_ms')} / {row['game_page'].get('p99_ms')} | {row['refused']} | "
                 f"{sum(row['errors'].values()) - row['refused'] if row['errors'] else 0} | "
+                f"{_fmt(row.get('server_cpu_ms_per_move'))} | {_fmt(row.get('server_cpu_share'))} | "
                 f"{row['client_cpu_share']:.0%} |"
             )
-        out.append("")
+        out += ["", "Stack CPU = CPU seconds of gunicorn's workers, PostgreSQL, the Celery workers, the broker and "
+                "the mail catcher in the window (from /proc), divided by the moves made: what a move with its page "
+                "loads and its e-mail costs, independent of what else the machine runs. "
+                + _projection(results), ""]
     open_loop = results.get("open_loop")
     if open_loop:
         o = open_loop
         out += [
             f"Open loop: Poisson arrivals of {o['offered_moves_per_s']} moves/s and {o['offered_pages_per_s']} "
             f"game page views/s over {o['games']} games for {o['wall_s']} s, whatever the server's pace (latency "
-            "counted from the scheduled start). A move is its POST, then the redirect's GET (counted with the "
-            "page views); page views mostly go to the seat that must load its page after the other seat moved.",
+            "counted from the scheduled start). A move is its POST, then the redirect's GET, which is one of the "
+            "page views; the other page views arrive on their own and go first to a seat that must load its page "
+            "again because the other seat moved. Turn e-mails are queued and delivered meanwhile.",
             "",
             "| request | n | p50 ms | p95 ms | p99 ms | max ms |",
             "| --- | --- | --- | --- | --- | --- |",
@@ -248,6 +292,8 @@ def markdown(results: dict) -> str:
                        f"{p.get('max_ms')} |")
         out += ["", f"Achieved: {o['moves_per_s']} moves/s, {o['pages_per_s']} pages/s; refused {o['refused']}, "
                 f"errors {o['errors'] or 'none'}, moves skipped {o['moves_skipped'] or 'none'}; "
+                f"the stack kept {_fmt(o.get('server_cpu_share'))} cores busy "
+                f"({_fmt(o.get('server_cpu_ms_per_move'))} ms of CPU per move with its share of page views); "
                 f"load generator CPU {o['client_cpu_share']:.0%} of a core.", ""]
     growth = results.get("growth")
     if growth:
@@ -256,26 +302,34 @@ def markdown(results: dict) -> str:
             "## 3. Growth",
             "",
             "Django's test client in one process (whole middleware stack, production settings), "
-            "`CaptureQueriesContext`; median of repeated requests. A move is timed inside a transaction that is "
-            "rolled back so it can be repeated from the same position (no COMMIT, no e-mail publishing).",
+            "`CaptureQueriesContext`; median of repeated requests at five consecutive positions each. Queries are "
+            "the data statements; BEGIN/COMMIT/SAVEPOINT are counted apart. A move is timed inside a transaction "
+            "that is rolled back so it can be repeated from the same position (its COMMIT and the e-mail "
+            "publishing after it are not in these times; the HTTP runs have them).",
             "",
             f"Longest game: 4-player Konamon!, {long['moves_in_game']} moves when every seat plays its bot move.",
             "",
-            "| request | position | queries | median ms | p90 ms |",
-            "| --- | --- | --- | --- | --- |",
+            "| request | positions (moves played) | queries (max) | + BEGIN/COMMIT/SAVEPOINT | median ms | p90 ms "
+            "| Django CPU ms | SQL ms |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for key in ("start", "end"):
             for label in ("game_page", "move"):
                 r = long[key][label]
-                out.append(f"| {label.replace('_', ' ')} | after {long[key]['moves_played']} moves | {r['queries']} "
-                           f"| {r['median_ms']} | {r['p90_ms']} |")
-        out += ["", "| page | finished games | queries | median ms | p90 ms |", "| --- | --- | --- | --- | --- |"]
+                out.append(f"| {label.replace('_', ' ')} | {long[key]['moves_played']} | {r['queries']} "
+                           f"| {r.get('transaction_statements', '—')} | {r['median_ms']} | {r['p90_ms']} "
+                           f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
+        worst = max((long[k]["move"] for k in ("start", "end")), key=lambda r: r["queries"])
+        out += ["", f"The move with the most queries ({worst['queries']}): " + ", ".join(worst.get("sql", [])) + "."]
+        out += ["", "| page | finished games | queries | median ms | p90 ms | Django CPU ms | SQL ms |",
+                "| --- | --- | --- | --- | --- | --- | --- |"]
         for count in ("10", "10000"):
             for label in ("my_games", "profile", "profile_last_page"):
                 r = growth["history"][count][label]
                 name = {"my_games": '"My games"', "profile": "profile, history page 1",
                         "profile_last_page": "profile, last history page"}[label]
-                out.append(f"| {name} | {int(count):,} | {r['queries']} | {r['median_ms']} | {r['p90_ms']} |")
+                out.append(f"| {name} | {int(count):,} | {r['queries']} | {r['median_ms']} | {r['p90_ms']} "
+                           f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
         out.append("")
     fanout = results.get("fanout")
     if fanout:
@@ -287,9 +341,19 @@ def markdown(results: dict) -> str:
             "`notifications.outbox.queue`; the Celery workers claim, render and send each over SMTP to a local "
             f"aiosmtpd catcher. Delivered **{f['delivered']:,} in {f['seconds']} s** ({f['per_s']}/s); rows "
             f"written after {f['rows_written_s']} s, all tasks published after {f['tasks_published_s']} s. "
-            f"Outbox afterwards: {f['outbox_status']}.",
+            f"Outbox afterwards: {f['outbox_status']}. CPU per e-mail, all processes: "
+            f"{_fmt(f.get('server_cpu_ms_per_email'))} ms ({f.get('server_cpu_s')} s in all).",
             "",
         ]
+    profiles = results.get("profiles") or {}
+    if profiles:
+        out += ["## Profiles", "", "py-spy samples (97 Hz, all child processes) during the run; share of all samples, "
+                "idle included. Collapsed stacks in `bench/out/` (not committed).", ""]
+        for name, prof in profiles.items():
+            out += [f"**{name}** ({prof['samples']} samples): our code, inclusive — "
+                    + "; ".join(f"`{r['frame']}` {r['share']:.0%}" for r in prof["ours_inclusive"][:8]) + ".", "",
+                    "Hottest leaf frames — "
+                    + "; ".join(f"`{r['frame']}` {r['share']:.0%}" for r in prof["own"][:8]) + ".", ""]
     if NOTES.exists():
         out += [NOTES.read_text().strip(), ""]
     return "\n".join(out)

@@ -11,3 +11,6 @@ from mammamia.settings import env
 
 ROOT_URLCONF = "bench.urls"
 STATIC_ROOT = env.str("BENCH_STATIC_ROOT", default=str(BASE_DIR / "var" / "bench" / "static"))  # noqa: F405
+
+# A queue of its own: a worker of another deployment sharing the broker never takes the bench's tasks.
+CELERY_TASK_DEFAULT_QUEUE = "mammamia-bench"

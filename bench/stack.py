@@ -175,16 +175,9 @@ class Stack:
             with urllib.request.urlopen(f"{self.base_url}/", timeout=5) as response:  # noqa: S310 - loopback
                 response.read()
 
-    def web_pids(self) -> list[int]:
-        """The gunicorn worker processes (children of the arbiter)."""
-        web = self.processes.get("web")
-        if web is None:
-            return []
-        children = Path(f"/proc/{web.popen.pid}/task/{web.popen.pid}/children")
-        try:
-            return [int(pid) for pid in children.read_text().split()]
-        except OSError:
-            return []
+    def pid(self, name: str) -> int | None:
+        process = self.processes.get(name)
+        return process.popen.pid if process is not None and process.popen.poll() is None else None
 
     def _alive(self, name: str) -> None:
         process = self.processes[name]

@@ -1,0 +1,79 @@
+"""CPU time of process trees, read from /proc: what each part of the stack cost, whatever else the machine runs.
+
+On a shared machine wall-clock figures depend on the neighbours; CPU seconds
+per move or per page do not (much), so the suite reports both.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                found += [int(child) for child in (task / "children").read_text().split()]
+            except OSError:
+                continue
+    except OSError:
+        pass
+    return found
+
+
+def _own_seconds(pid: int) -> float:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = text[text.rindex(")") + 2 :].split()
+    # utime, stime of the process itself, plus cutime, cstime of its waited-for children.
+    return sum(int(x) for x in fields[11:15]) / TICKS
+
+
+def tree_seconds(pid: int | None) -> float:
+    """CPU seconds used so far by ``pid`` and all its living descendants (and their reaped children)."""
+    if not pid:
+        return 0.0
+    total, stack, seen = 0.0, [pid], set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        total += _own_seconds(current)
+        stack += _children(current)
+    return total
+
+
+def snapshot(roots: dict[str, int | None]) -> dict[str, float]:
+    return {name: tree_seconds(pid) for name, pid in roots.items()}
+
+
+def delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {name: round(max(0.0, after.get(name, 0.0) - before.get(name, 0.0)), 3) for name in before}
+
+
+def postmaster_pid(data_dir: Path) -> int | None:
+    try:
+        return int((data_dir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def find_process(*needles: str) -> int | None:
+    """The first process whose command line holds every needle (e.g. the broker serving our socket)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if all(needle in cmdline for needle in needles):
+            return int(entry.name)
+    return None
