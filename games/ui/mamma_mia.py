@@ -485,6 +485,7 @@ class MammaMiaUI(GameUI):
         form = self.form_context(legal_moves=legal_moves, view=view)
         return {
             "phase": view.get("phase"),
+            "over": bool(view.get("over")),
             "memory": view.get("memory"),
             "kitchen": view.get("kitchen"),
             "oven_size": oven.get("size", 0),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engines.card_backs import card_back_svg
@@ -65,7 +65,7 @@ def bid_phrase(number: Any) -> str:
     """What a bid card's number means: a 9 is misère (no trick)."""
     if number == MISERE:
         return _("misère (no trick)")
-    return _("%(count)s tricks") % {"count": number}
+    return ngettext("%(count)s trick", "%(count)s tricks", number if isinstance(number, int) else 2) % {"count": number}
 
 
 def face_name(colour: Any, number: Any) -> str:
