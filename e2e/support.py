@@ -232,6 +232,7 @@ def sign_up(
     page.goto(link)
     check("confirm-email")
     page.get_by_role("button", name=re.compile("Confirm", re.I)).click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/confirm-email/"))
 
 
 def log_in(page: Page, *, login: str, password: str = PASSWORD) -> None:

@@ -235,9 +235,9 @@ def play_by_mouse(player: Player, choice: Choice) -> None:
             page.locator("#moves button[name=move]").nth(choice.button).click()
         return
     for name, value in choice.radios.items():
-        radio = page.locator(f"#moves input[type=radio][name='{name}'][value='{value}']")
-        page.locator("#moves label", has=radio).click()
-        expect(radio).to_be_checked()
+        radio = f"input[type=radio][name='{name}'][value='{value}']"
+        page.locator("#moves label", has=page.locator(radio)).click()
+        expect(page.locator(f"#moves {radio}")).to_be_checked()
     with page.expect_navigation():
         page.locator("#moves button[type=submit]:not([name])").click()
 
@@ -287,7 +287,6 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
     current = players[0]
     current.page.goto(table.url)
     table.loaded(current)
-    switches = 0
     followed_mail: set[str] = set()
     stalled_since = None
     while table.moves < max_moves:
@@ -308,11 +307,11 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
         stalled_since = None
         nxt = current if current.username in awaited else table.by_username(awaited[0])
         if nxt is not current:
-            switches += 1
-            stale = table.loaded_at.get(nxt.username, -1) < table.moves and not table.form_at_load.get(nxt.username)
+            # Was the page loaded while it was not this player's move, and has anyone moved since?
+            newly_awaited = not table.form_at_load.get(nxt.username, True)
+            stale = newly_awaited and table.loaded_at.get(nxt.username, -1) < table.moves
             on_table = nxt.page.url.rstrip("/") == table.url.rstrip("/")
-            live = len(table.live_updates) < live_switches and stale and on_table
-            if live:
+            if stale and on_table and len(table.live_updates) < live_switches:
                 took = wait_live(nxt, poll_seconds + 10)
                 if took is None:
                     table.findings.add("live update", table.where(nxt, "page left open"),
@@ -323,16 +322,16 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
                     table.live_updates.append(took)
                     if len(table.live_updates) == 1:
                         table.checker.shot(nxt.page, "live-update", nxt.username)
-            elif nxt.username not in followed_mail and len(followed_mail) < mail_switches:
-                # Come back the way a player does: through the "your move" e-mail.
+            elif newly_awaited and nxt.username not in followed_mail and len(followed_mail) < mail_switches:
+                # Newly awaited (and the page visited since the last e-mail): a "your move" e-mail
+                # comes; come back the way a player does, through its link.
                 mail = table.mailbox.wait_for(nxt.email, f"#{table.game_id}:", timeout=45)[-1]
                 nxt.page.goto(loopback(mail.link(f"/games/{table.game_id}/"), table.base_url))
                 followed_mail.add(nxt.username)
                 table.mail_links_followed += 1
             else:
                 nxt.page.goto(table.url)
-            if not live:
-                table.loaded(nxt)
+            table.loaded(nxt)
             current = nxt
         if offer(current.page) is None:
             current.page.goto(table.url)
