@@ -8,7 +8,28 @@ The platform calls exactly this::
     move = ui.parse_move(request.POST, legal_moves=legal_moves)   # or BadMoveInput
     describe_event(slug, event, players)                            # escaped, translated sentence
     illegal_move_message(exc)                                        # translated IllegalMove text
-    ui.revealed_hands(state)                                         # once the game is over
+    ui.revealed_hands(state)                                         # then include ui.revealed_template
+
+Notes for the templates that include ours:
+
+- ``page_context`` returns ``{"gameui": {...}}`` only, so nothing of the
+  platform's context is overwritten; the templates also need ``game`` (for
+  ``{% url 'game-move' game.id %}``) and ``games/_move_hidden_fields.html``.
+- ``ui.revealed_template`` renders ``revealed_hands`` (the list
+  ``revealed_hands(state)`` returned) and reads names from ``players``.
+  Shapes: Mamma Mia! ``[{"seat", "toppings": [card], "recipes": [card],
+  "topping_count"}]``; Konamon! ``[{"seat", "cards": [action card]}]``;
+  Marumiere ``[{"seat", "cards": [{"position", "colour", "number",
+  "is_trump", "bid", "played", "label"}]}]``. Works on any state, so replays
+  may show hands mid-game too.
+- ``illegal_move_message`` takes an optional ``slug=``; without it the game is
+  found from the traceback (codes like ``not_in_hand`` mean different things
+  in two games).
+- Forms post one legal move as JSON in a ``move`` field (buttons and radio
+  lists), or, for the Mamma Mia! turn and the two-player Konamon! discard,
+  radio groups ``play``/``recipe``/``draw`` and ``play``/``discard``.
+- ``static/css/games.css`` styles everything; ``static/js/games.js`` (loaded by
+  the Mamma Mia! move form itself) only adds a summary line.
 """
 
 from __future__ import annotations
