@@ -6,17 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import SettingsForm, time_zone_names
 from accounts.models import User
 from accounts.preferences import remember_language
-
-# Filled in by the games platform; the profile shows it once the template exists.
-MATCH_HISTORY_TEMPLATE = "games/_match_history.html"
 
 
 @login_required
@@ -32,14 +27,6 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/settings.html", {"form": form, "time_zones": time_zone_names()})
 
 
-def _match_history_template() -> str | None:
-    try:
-        get_template(MATCH_HISTORY_TEMPLATE)
-    except TemplateDoesNotExist:
-        return None
-    return MATCH_HISTORY_TEMPLATE
-
-
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     profile_user = get_object_or_404(User, username=username, is_active=True)
     return render(
@@ -48,6 +35,5 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "profile_user": profile_user,
             "is_own_profile": request.user == profile_user,
-            "match_history_template": _match_history_template(),
         },
     )

@@ -108,3 +108,21 @@ def test_settings_page_offers_every_zone_notification_choice_and_account_links(l
     for label in ("Once, until I visit the game", "Every time it is my move", "A daily digest", "Never"):
         assert label in html
     assert reverse("account_email") in html and reverse("account_change_password") in html
+
+
+def test_settings_page_warns_when_email_is_undeliverable_and_links_to_vacation(client, user):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    client.force_login(user)
+    page = client.get("/settings/").content.decode()
+    assert "stopped sending game e-mails" not in page
+    assert "Going away? Pause your deadlines" in page
+
+    user.email_undeliverable_since = timezone.now()
+    user.away_until = timezone.now() + dt.timedelta(days=3)
+    user.save()
+    page = client.get("/settings/").content.decode()
+    assert "stopped sending game e-mails" in page
+    assert "Away until" in page
