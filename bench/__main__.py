@@ -137,6 +137,12 @@ def py_spy(pid: int | None, seconds: float, out: Path) -> subprocess.Popen | Non
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def _function(frame: str) -> str:
+    """``name (path:line)`` -> ``name (path)``: one entry per function, whatever line was running."""
+    head, sep, location = frame.rpartition(" (")
+    return f"{head} ({location.rsplit(':', 1)[0]})" if sep and ":" in location else frame
+
+
 def _ours(frame: str) -> bool:
     location = frame.rsplit("(", 1)[-1]
     return location.startswith(("games/", "notifications/", "accounts/", "mammamia/", "bench/")) or (
@@ -159,7 +165,7 @@ def summarize_profile(path: Path, top: int = 12) -> dict | None:
             continue
         n = int(count)
         total += n
-        frames = stack.split(";")
+        frames = [_function(frame) for frame in stack.split(";")]
         own[frames[-1]] = own.get(frames[-1], 0) + n
         for frame in {f for f in frames if _ours(f)}:
             inclusive[frame] = inclusive.get(frame, 0) + n

@@ -37,7 +37,7 @@ def _sample_payload_parts() -> tuple[list[str], list[dict]]:
     return move_types(engine.legal_moves(state, seat)), engine.view(state, seat)["log"][-6:]
 
 
-def wait_for_quiet_outbox(seconds: float = 120.0) -> int:
+def wait_for_quiet_outbox(seconds: float = 90.0) -> int:
     """Let the HTTP runs' own e-mails drain first; the number still pending after ``seconds``."""
     from notifications.models import OutboxEmail
 
@@ -49,7 +49,7 @@ def wait_for_quiet_outbox(seconds: float = 120.0) -> int:
     return pending
 
 
-def run(mail_dir: Path, *, count: int = 10_000, timeout: float = 240.0, log=print) -> dict:
+def run(mail_dir: Path, *, count: int = 10_000, timeout: float = 180.0, log=print) -> dict:
     from django.db import transaction
 
     from notifications.models import OutboxEmail

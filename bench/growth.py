@@ -60,7 +60,7 @@ def _head(sql: str) -> str:
 
 def _measure(call, repeat: int) -> dict:
     """Median time and SQL statements of ``call`` (data queries apart from BEGIN/COMMIT/SAVEPOINT)."""
-    times, cpu, sql_time, queries, control, statuses = [], [], [], [], [], set()
+    times, cpu, sql_time, sql_size, queries, control, statuses = [], [], [], [], [], [], set()
     call()  # warm-up
     heads: list[str] = []
     for _ in range(repeat):
@@ -71,6 +71,7 @@ def _measure(call, repeat: int) -> dict:
             cpu.append(time.process_time() - cpu_started)
         sqls = [q["sql"] for q in captured.captured_queries]
         sql_time.append(sum(float(q["time"]) for q in captured.captured_queries))
+        sql_size.append(sum(len(sql) for sql in sqls))
         queries.append(sum(1 for sql in sqls if not _is_control(sql)))
         control.append(sum(1 for sql in sqls if _is_control(sql)))
         heads = [_head(sql) for sql in sqls if not _is_control(sql)]
@@ -84,6 +85,8 @@ def _measure(call, repeat: int) -> dict:
         "cpu_ms": round(1000 * statistics.median(cpu), 2),
         # Time spent waiting for PostgreSQL's answers (round trips included).
         "sql_ms": round(1000 * statistics.median(sql_time), 2),
+        # Size of the SQL sent (values inlined): what the request writes grows with it.
+        "sql_kb": round(statistics.median(sql_size) / 1024, 1),
         "p90_ms": round(1000 * sorted(times)[int(0.9 * (len(times) - 1))], 2),
         "status": sorted(statuses),
         "repeat": repeat,
@@ -99,6 +102,7 @@ def _merge(rows: list[dict]) -> dict:
     merged["p90_ms"] = round(statistics.median(r["p90_ms"] for r in rows), 2)
     merged["cpu_ms"] = round(statistics.median(r["cpu_ms"] for r in rows), 2)
     merged["sql_ms"] = round(statistics.median(r["sql_ms"] for r in rows), 2)
+    merged["sql_kb"] = round(statistics.median(r["sql_kb"] for r in rows), 1)
     merged["positions"] = [{"queries": r["queries"], "median_ms": r["median_ms"]} for r in rows]
     return merged
 

@@ -310,15 +310,15 @@ def markdown(results: dict) -> str:
             f"Longest game: 4-player Konamon!, {long['moves_in_game']} moves when every seat plays its bot move.",
             "",
             "| request | positions (moves played) | queries (max) | + BEGIN/COMMIT/SAVEPOINT | median ms | p90 ms "
-            "| Django CPU ms | SQL ms |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| Django CPU ms | SQL ms | SQL sent KB |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for key in ("start", "end"):
             for label in ("game_page", "move"):
                 r = long[key][label]
                 out.append(f"| {label.replace('_', ' ')} | {long[key]['moves_played']} | {r['queries']} "
                            f"| {r.get('transaction_statements', '—')} | {r['median_ms']} | {r['p90_ms']} "
-                           f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
+                           f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} | {_fmt(r.get('sql_kb'))} |")
         worst = max((long[k]["move"] for k in ("start", "end")), key=lambda r: r["queries"])
         out += ["", f"The move with the most queries ({worst['queries']}): " + ", ".join(worst.get("sql", [])) + "."]
         out += ["", "| page | finished games | queries | median ms | p90 ms | Django CPU ms | SQL ms |",
