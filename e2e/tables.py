@@ -269,13 +269,24 @@ def _form_key(kind: dict) -> str:
     return re.sub(r"[\d#]+", "", kind["title"]).split(":")[0].strip()
 
 
+def mark_page(page: Page) -> None:
+    """A mark that only lives as long as this document: gone after any reload or navigation."""
+    page.evaluate("() => { window.__e2eSamePage = true; }")
+
+
+def same_page(page: Page) -> bool:
+    return page.evaluate("() => window.__e2eSamePage === true")
+
+
 def wait_live(player: Player, timeout: float) -> float | None:
     """Wait, without reloading, for the page to offer a move (htmx polling); seconds taken or None."""
     started = time.monotonic()
+    mark_page(player.page)
     try:
         expect(player.page.locator("#moves")).to_be_visible(timeout=timeout * 1000)
     except AssertionError:
         return None
+    assert same_page(player.page), "the page was reloaded, not updated in place"
     return time.monotonic() - started
 
 
@@ -396,6 +407,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
         else:
             assert f"you placed {rank} of {len(ranking)}" in mail.subject, mail.subject
         assert table.mailbox.to(player.email, f"#{table.game_id} has started"), "no game-started e-mail"
+        assert table.mailbox.to(player.email, f"#{table.game_id}:"), "no your-move e-mail during the game"
 
         page.get_by_role("navigation", name="Main").get_by_role("link", name=re.compile("My games")).click()
         item = page.locator("section[aria-labelledby=finished-title] li.game-item",

@@ -3,7 +3,11 @@ piles picked, bids made by turning a card, tricks played with must-follow."""
 
 from __future__ import annotations
 
-from e2e.tables import Choice, button_move, check_the_end, play_to_end, start_game, summary
+import re
+
+from playwright.sync_api import expect
+
+from e2e.tables import Choice, button_move, check_the_end, mark_page, play_to_end, same_page, start_game, summary
 
 
 def marumiere_policy(kind, rng, table) -> Choice:
@@ -26,11 +30,26 @@ def marumiere_policy(kind, rng, table) -> Choice:
     return Choice(button=index, note="lead" if any("lead" in h for h in kind["help"]) else "")
 
 
-def test_marumiere_two_people_and_a_bot_to_the_end(player_factory, checker, findings, mailbox, stack):
+def test_marumiere_two_people_and_a_bot_to_the_end(player_factory, contexts, checker, findings, mailbox, stack):
     players = [player_factory("kaito", "desktop"), player_factory("hana", "phone")]
     table = start_game(players, checker, findings, mailbox, stack.base_url,
                        slug="marumiere", seats=3, bots=1, seed=7)
+
+    # Someone not logged in watches the public game from the lobby; their page is never reloaded.
+    _, watcher = contexts("desktop", "watcher")
+    watcher.goto("/lobby/")
+    watcher.get_by_role("link", name=re.compile(rf"#{table.game_id}$")).click()
+    expect(watcher.locator(".player-rows")).to_be_visible()
+    checker.page(watcher, "marumiere watched by a visitor", axe=True)
+    mark_page(watcher)
+    log_at_start = watcher.locator(".log-lines").inner_text()
+
     play_to_end(table, marumiere_policy)
+
+    expect(watcher.locator("#final-title")).to_be_visible(timeout=15_000)
+    assert same_page(watcher), "the watcher's page was reloaded"
+    assert watcher.locator(".log-lines").inner_text() != log_at_start
+    checker.shot(watcher, "end-watched", "visitor")
     check_the_end(table, tie_breaks=False)
     print(summary(table))
     assert table.seen.get("pick") and table.seen.get("bid"), table.seen
