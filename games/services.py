@@ -62,7 +62,9 @@ from games.models import (
 
 logger = logging.getLogger(__name__)
 
-LOG_TAIL = 30  # engine log events kept on each SeatView for pages
+LOG_TAIL = 30  # engine log events kept on each SeatView for pages, at least
+LOG_TAIL_MAX = 200  # ...and at most, when the current round is longer than LOG_TAIL
+ROUND_START_EVENTS = frozenset({"round", "round_start"})
 BOT_MOVES_PER_TASK = 200  # a bot task re-queues itself after this many moves
 TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
 DROP_OUT_AFTER_TIMEOUTS = 3
@@ -72,6 +74,18 @@ SPECTATOR_KEY = "spectator"
 
 
 # Small helpers ---------------------------------------------------------------
+
+
+def log_tail(log: list[dict]) -> list[dict]:
+    """The events a page shows: the whole current round (a Mamma Mia! page lists what
+    the viewer heard since the round began), and never fewer than LOG_TAIL or more
+    than LOG_TAIL_MAX, so a page's size does not grow with the game."""
+    start = max(0, len(log) - LOG_TAIL)
+    for index in range(len(log) - 1, max(-1, len(log) - LOG_TAIL_MAX - 1), -1):
+        if log[index].get("type") in ROUND_START_EVENTS:
+            start = min(start, index)
+            break
+    return log[start:]
 
 
 def new_seed() -> int:
@@ -196,7 +210,7 @@ def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> N
         moves_changed = creating or seat_number in movers or row.legal_moves != legal
         row.view = view
         row.log = log
-        row.log_tail = log[-LOG_TAIL:]
+        row.log_tail = log_tail(log)
         row.log_size = len(log)
         row.legal_moves = legal
         if view_changed:
