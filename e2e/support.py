@@ -284,6 +284,8 @@ class Checker:
             )
         elif result["offenders"]:
             self.findings.add("cut off", where, "; ".join(result["offenders"]))
+        if result["clipped"]:
+            self.findings.add("text clipped", where, "; ".join(result["clipped"]), fatal=False)
         if result["unreachable"]:
             self.findings.add("control out of reach", where, "; ".join(result["unreachable"]))
 

@@ -67,6 +67,8 @@ class Table:
     seen: dict[str, int] = field(default_factory=dict)  # feature -> moves seen
     moves: int = 0
     keyboard_moves: int = 0
+    form_kinds: set[str] = field(default_factory=set)  # kinds of move form seen (their titles)
+    keyboard_forms: set[str] = field(default_factory=set)  # ... and made by keyboard at least once
     live_updates: list[float] = field(default_factory=list)
     mail_links_followed: int = 0
     awaited: list[str] = field(default_factory=list)  # usernames awaited when the current move was read
@@ -242,19 +244,25 @@ def play_by_mouse(player: Player, choice: Choice) -> None:
         page.locator("#moves button[type=submit]:not([name])").click()
 
 
-def make_move(table: Table, player: Player, policy: Policy, *, keyboard: bool = False) -> None:
+def make_move(table: Table, player: Player, policy: Policy, *, keyboard_every: int = 9) -> None:
+    """One move by ``player``: by keyboard alone the first time each kind of move form shows up
+    (and every ``keyboard_every`` moves), else by mouse/touch."""
     page = player.page
     kind = offer(page)
     assert kind is not None, f"{player.username} was awaited but sees no move form"
     choice = policy(kind, table.rng, table)
     title = kind["title"] or "move"
     where = table.where(player, title)
-    table.checker.page(page, where, axe=True, axe_key=f"{table.slug}:{_form_key(kind)}:{player.viewport}")
+    form_key = _form_key(kind)
+    table.form_kinds.add(form_key)
+    table.checker.page(page, where, axe=True, axe_key=f"{table.slug}:{form_key}:{player.viewport}")
     if choice.note:
         table.see(choice.note, player)
+    keyboard = form_key not in table.keyboard_forms or table.moves % keyboard_every == 1
     done = keyboard and play_by_keyboard(table, player, choice, kind)
     if done:
         table.keyboard_moves += 1
+        table.keyboard_forms.add(form_key)
     else:
         play_by_mouse(player, choice)
     table.moves += 1
@@ -350,8 +358,7 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
             if offer(current.page) is None:
                 continue
         table.awaited = awaited
-        keyboard = table.moves % keyboard_every == 1
-        make_move(table, current, policy, keyboard=keyboard)
+        make_move(table, current, policy, keyboard_every=keyboard_every)
         if table.moves % screenshot_every == 0:
             table.checker.shot(current.page, f"move{table.moves}", current.username)
     else:
@@ -432,6 +439,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
 def summary(table: Table) -> str:
     live = ", ".join(f"{t:.1f}s" for t in table.live_updates)
     return (
-        f"{table.slug} #{table.game_id}: {table.moves} moves through the pages ({table.keyboard_moves} by keyboard), "
-        f"seen {table.seen}, live updates after [{live}], {table.mail_links_followed} turn e-mail links followed"
+        f"{table.slug} #{table.game_id}: {table.moves} moves through the pages, {table.keyboard_moves} by keyboard "
+        f"(every kind of form: {sorted(table.keyboard_forms)}), seen {table.seen}, "
+        f"live updates after [{live}], {table.mail_links_followed} turn e-mail links followed"
     )

@@ -59,7 +59,17 @@
       if (r.right > b.right + 1 || r.left < b.left - 1) unreachable.push(`${describe(el)} clipped by ${describe(box)}`);
     }
   }
+  // Text cut off inside a box that hides its overflow (ellipsis included: worth a look, not always wrong).
+  const clipped = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const s = getComputedStyle(el);
+    if (!['hidden', 'clip'].includes(s.overflowX) || hiddenByCss(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 2 || r.height <= 2) continue;  // visually-hidden helpers
+    if (el.scrollWidth > el.clientWidth + 1 && (el.innerText || '').trim()) clipped.push(describe(el));
+  }
   return {
+    clipped: clipped.slice(0, 8),
     scrollWidth: document.documentElement.scrollWidth, innerWidth: W,
     offenders: offenders.slice(0, 12), unreachable: unreachable.slice(0, 12),
   };
