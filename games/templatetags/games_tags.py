@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import naturaltime
+from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from games import selectors
 from games.engines import ENGINE_MODULES, get_engine
 
 register = template.Library()
+
+
+@register.filter
+def place(rank) -> str:
+    """A finishing place in the reader's language: 1st, 1位, 第1名, 1er."""
+    if rank in (None, ""):
+        return ""
+    if (get_language() or "en").startswith("en"):
+        return ordinal(rank)
+    if str(rank) == "1":
+        return pgettext("finishing place", "first place")
+    return pgettext("finishing place", "place %(rank)s") % {"rank": rank}
 
 
 def _engine_name(slug: str) -> str:

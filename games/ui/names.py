@@ -105,10 +105,12 @@ def count_of(name: str, count: Any) -> str:
 
 
 def localized(pair: Any) -> str:
-    """A ``{"ja": ..., "en": ...}`` name from engine data in the reader's language (ja, else en)."""
+    """A ``{"ja": ..., "en": ..., "zh-hant": ..., "fr": ...}`` name from engine data in the reader's
+    language, falling back to English, then Japanese."""
     if not isinstance(pair, dict):
         return str(pair)
     language = (get_language() or "en").lower()
-    if language.startswith("ja") and pair.get("ja"):
-        return str(pair["ja"])
+    for code in (language, language.split("-")[0]):
+        if pair.get(code):
+            return str(pair[code])
     return str(pair.get("en") or pair.get("ja") or "")

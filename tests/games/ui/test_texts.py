@@ -205,3 +205,32 @@ def test_card_names_follow_the_language():
         assert "差し入れ上手" in describe_event("konamon", event, players)
     with translation.override("en"):
         assert "Generous neighbour" in describe_event("konamon", event, players)
+
+
+def test_customer_names_follow_the_readers_language():
+    from django.utils import translation
+
+    from games.ui import names
+
+    pair = {"ja": "差し入れ上手", "en": "Generous neighbour", "zh-hant": "愛送點心的鄰居", "fr": "La voisine généreuse"}
+    for language, expected in (("ja", "差し入れ上手"), ("zh-hant", "愛送點心的鄰居"), ("fr", "La voisine généreuse"),
+                               ("en", "Generous neighbour")):
+        with translation.override(language):
+            assert names.localized(pair) == expected
+    with translation.override("fr"):
+        assert names.localized({"ja": "x", "en": "Only English"}) == "Only English"
+
+
+def test_finishing_places_read_naturally_in_every_language():
+    from django.utils import translation
+
+    from games.templatetags.games_tags import place
+
+    with translation.override("en"):
+        assert place(1) == "1st" and place(3) == "3rd"
+    with translation.override("ja"):
+        assert place(1) == "1位" and place(3) == "3位"
+    with translation.override("zh-hant"):
+        assert place(1) == "第1名" and place(2) == "第2名"
+    with translation.override("fr"):
+        assert place(1) == "1re place" and place(2) == "2e place"
