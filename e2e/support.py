@@ -284,6 +284,8 @@ class Checker:
             )
         elif result["offenders"]:
             self.findings.add("cut off", where, "; ".join(result["offenders"]))
+        if result["sideways"]:
+            self.findings.add("scrolls sideways", where, "; ".join(result["sideways"]), fatal=False)
         if result["clipped"]:
             self.findings.add("text clipped", where, "; ".join(result["clipped"]), fatal=False)
         if result["unreachable"]:

@@ -68,8 +68,16 @@
     if (r.width <= 2 || r.height <= 2) continue;  // visually-hidden helpers
     if (el.scrollWidth > el.clientWidth + 1 && (el.innerText || '').trim()) clipped.push(describe(el));
   }
+  // Boxes the reader must scroll sideways (allowed for data tables by WCAG 1.4.10, worth a look).
+  const sideways = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const s = getComputedStyle(el);
+    if (!['auto', 'scroll'].includes(s.overflowX) || hiddenByCss(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1) sideways.push(`${describe(el).slice(0, 60)} (${el.scrollWidth}px in ${el.clientWidth}px)`);
+  }
   return {
     clipped: clipped.slice(0, 8),
+    sideways: sideways.slice(0, 8),
     scrollWidth: document.documentElement.scrollWidth, innerWidth: W,
     offenders: offenders.slice(0, 12), unreachable: unreachable.slice(0, 12),
   };
