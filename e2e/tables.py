@@ -244,7 +244,7 @@ def play_by_mouse(player: Player, choice: Choice) -> None:
         page.locator("#moves button[type=submit]:not([name])").click()
 
 
-def make_move(table: Table, player: Player, policy: Policy, *, keyboard_every: int = 9) -> None:
+def make_move(table: Table, player: Player, policy: Policy, *, keyboard_every: int = 15) -> None:
     """One move by ``player``: by keyboard alone the first time each kind of move form shows up
     (and every ``keyboard_every`` moves), else by mouse/touch."""
     page = player.page
@@ -299,7 +299,7 @@ def wait_live(player: Player, timeout: float) -> float | None:
 
 
 def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_switches: int = 4,
-                keyboard_every: int = 9, mail_switches: int = 2, poll_seconds: float = 1,
+                keyboard_every: int = 15, mail_switches: int = 2, poll_seconds: float = 1,
                 screenshot_every: int = 40) -> None:
     """Play until the game is over; ``live_switches`` hand-overs are awaited without reloading."""
     players = table.players

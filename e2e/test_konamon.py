@@ -24,7 +24,7 @@ def konamon_policy(kind, rng, table) -> Choice:
         return Choice(button=0, note="unload")
     steps = [i for i, m in enumerate(moves) if m.get("type") in STEPS]
     stop = [i for i, m in enumerate(moves) if m.get("type") == "next"]
-    if steps and (not stop or rng.random() < 0.7):
+    if steps and (not stop or rng.random() < 0.6):
         i = rng.choice(steps)
         return Choice(button=i, note=f"work-{moves[i]['type']}")
     return Choice(button=stop[0], note="work-next")
