@@ -50,6 +50,19 @@ def tree_seconds(pid: int | None) -> float:
     return total
 
 
+def tree_pids(pid: int | None) -> list[int]:
+    """``pid`` and its living descendants."""
+    if not pid:
+        return []
+    found, stack = [], [pid]
+    while stack:
+        current = stack.pop()
+        if current not in found:
+            found.append(current)
+            stack += _children(current)
+    return found
+
+
 def snapshot(roots: dict[str, int | None]) -> dict[str, float]:
     return {name: tree_seconds(pid) for name, pid in roots.items()}
 
