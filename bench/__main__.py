@@ -86,14 +86,19 @@ def prioritise(pid: int | None, nice: int) -> None:
 
 def cpu_roots(stack: Stack, work_dir: Path) -> dict[str, int | None]:
     """The process trees whose CPU time the runs report: site, workers, mail catcher, PostgreSQL, broker."""
-    broker_socket = os.environ.get("CELERY_BROKER_URL", "").split("://", 1)[-1]
     return {
         "web": stack.pid("web"),
         "workers": stack.pid("worker"),
         "mail": stack.pid("mail"),
         "db": cpu.postmaster_pid(work_dir / "pg"),
-        "broker": cpu.find_process("redis-server", broker_socket) if broker_socket.endswith(".sock") else None,
+        "broker": broker_pid(),
     }
+
+
+def broker_pid() -> int | None:
+    """The embedded Redis serving CELERY_BROKER_URL's socket, if that is what it is."""
+    broker_socket = os.environ.get("CELERY_BROKER_URL", "").split("://", 1)[-1]
+    return cpu.find_process("redis-server", broker_socket) if broker_socket.endswith(".sock") else None
 
 
 class Phase:
@@ -376,6 +381,10 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  {results['fanout']['delivered']} delivered in {results['fanout']['seconds']} s")
     finally:
         stack.stop()
+        if args.nice:
+            # PostgreSQL, Redis and this session outlive the run: give them back the default priority.
+            for pid in (cpu.postmaster_pid(work_dir / "pg"), broker_pid(), os.getpid()):
+                prioritise(pid, 0)
 
     results["targets"] = report.targets(results)
     results["elapsed_s"] = round(time.monotonic() - STARTED, 1)
