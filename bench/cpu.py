@@ -78,15 +78,16 @@ def postmaster_pid(data_dir: Path) -> int | None:
         return None
 
 
-def find_process(*needles: str) -> int | None:
-    """The first process whose command line holds every needle (e.g. the broker serving our socket)."""
+def find_process(program: str, *needles: str) -> int | None:
+    """The first process running ``program`` whose command line holds every needle (the broker on our socket)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:
             continue
-        if all(needle in cmdline for needle in needles):
+        head = argv[0].split()[0] if argv and argv[0].strip() else ""  # a rewritten title is one string
+        if Path(head).name == program and all(needle in " ".join(argv) for needle in needles):
             return int(entry.name)
     return None
