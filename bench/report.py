@@ -372,8 +372,9 @@ def markdown(results: dict) -> str:
         ]
     profiles = results.get("profiles") or {}
     if profiles:
-        out += ["## Profiles", "", "py-spy samples (97 Hz, all child processes) during the run; share of all samples, "
-                "idle included. Collapsed stacks in `bench/out/` (not committed).", ""]
+        out += ["## Profiles", "", "py-spy samples (97 Hz, all child processes) during the run; shares of all samples "
+                "of busy threads, where waiting for PostgreSQL's answer (`Connection.wait`) counts as busy. "
+                "Collapsed stacks in `bench/out/` (not committed).", ""]
         for name, prof in profiles.items():
             out += [f"**{name}** ({prof['samples']} samples): our code, inclusive — "
                     + "; ".join(f"`{r['frame']}` {r['share']:.0%}" for r in prof["ours_inclusive"][:8]) + ".", "",
