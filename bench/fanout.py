@@ -37,7 +37,7 @@ def _sample_payload_parts() -> tuple[list[str], list[dict]]:
     return move_types(engine.legal_moves(state, seat)), engine.view(state, seat)["log"][-6:]
 
 
-def wait_for_quiet_outbox(seconds: float = 90.0) -> int:
+def wait_for_quiet_outbox(seconds: float = 60.0) -> int:
     """Let the HTTP runs' own e-mails drain first; the number still pending after ``seconds``."""
     from notifications.models import OutboxEmail
 

@@ -115,6 +115,7 @@ class Stack:
     celery_concurrency: int = 2
     port: int = 0
     email_port: int = 0
+    web_options: list[str] = field(default_factory=list)
     processes: dict[str, Process] = field(default_factory=dict)
 
     @property
@@ -159,7 +160,7 @@ class Stack:
         self.port = free_port()
         self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
                             "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
-                            "--graceful-timeout", "10"])
+                            "--graceful-timeout", "10", *self.web_options])
 
         def answers() -> bool:
             self._alive("web")
