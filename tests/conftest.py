@@ -6,6 +6,34 @@ import factory
 import pytest
 from allauth.account.models import EmailAddress
 
+from mammamia.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _plain_http_fast_hashing_plain_static(settings):
+    """Production settings, minus what a test client on plain HTTP cannot use."""
+    # Tests run with DEBUG off, i.e. production's HTTPS redirect; the test client speaks HTTP.
+    settings.SECURE_SSL_REDIRECT = False
+    # The flows log in many times; the hash algorithm is not what they test.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Production's manifest storage needs a collectstatic the tests don't run.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def eager_celery(settings):
+    """Celery tasks (bot moves, e-mail delivery) run at once, inside the committing call."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOT_MOVE_DELAY_SECONDS = 0
+    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+
 
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:

@@ -4,25 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mammamia.celery import app as celery_app
-
 
 @pytest.fixture(autouse=True)
-def eager_celery(settings):
-    """Bot tasks run at once, in the committing request (as in CI); plain http for the test client."""
-    settings.SECURE_SSL_REDIRECT = False
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.BOT_MOVE_DELAY_SECONDS = 0
-    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+def _bots_move_at_once(eager_celery):
+    """Bot tasks run at once, in the committing request."""
 
 
 @pytest.fixture

@@ -4,25 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from mammamia.celery import app as celery_app
-
-
-@pytest.fixture(autouse=True)
-def test_settings(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.SECURE_SSL_REDIRECT = False
-
-
-@pytest.fixture
-def eager_celery(settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.BOT_MOVE_DELAY_SECONDS = 0
-    previous = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
-
 
 @pytest.fixture
 def site(settings):
