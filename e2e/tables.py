@@ -428,7 +428,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
         game_link = page.get_by_role("link", name=re.compile(rf"#{table.game_id}$"))
         row = page.locator("table.history tbody tr", has=game_link)
         expect(row).to_have_count(1)
-        expect(row.locator("td").nth(3)).to_contain_text(ordinal(rank))
+        expect(row.locator("td[data-label=Place]")).to_contain_text(ordinal(rank))
         table.checker.page(page, f"profile with match history ({player.viewport})", axe=True,
                            axe_key=f"profile-{player.viewport}")
         if player is table.players[0]:

@@ -123,7 +123,8 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[mammamia] "
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# Links in account e-mails use the scheme the site is served on.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split("://", 1)[0] if "://" in SITE_URL else "https"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
