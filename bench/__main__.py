@@ -144,7 +144,7 @@ def wants(args, part: str) -> bool:
 
 
 def run_engines(args) -> list[dict]:
-    seconds = 0.3 if args.quick else 2.0
+    seconds = 0.3 if args.quick else 3.0
     done = subprocess.run([sys.executable, "-m", "bench.engines", "--seconds", str(seconds)], cwd=BASE_DIR,
                           capture_output=True, text=True, timeout=600, check=True)
     return json.loads(done.stdout)

@@ -230,11 +230,14 @@ def markdown(results: dict) -> str:
     engines = results.get("engines")
     if engines:
         out += ["## 1. Engines", "", "Complete bot-vs-bot games (every seat plays `bot_move`), one process pinned "
-                "to one CPU; per core = games ÷ that process's CPU time. `python -m bench.engines`.", "",
-                "| game | players | games/s/core | moves/game | µs/move | games played |",
-                "| --- | --- | --- | --- | --- | --- |"]
+                "to one CPU; per core = games ÷ that process's CPU time, the best of three rounds over the same "
+                "seeds (the others shown: another process on the same physical core slows a round down). "
+                "`python -m bench.engines`.", "",
+                "| game | players | games/s/core | rounds | moves/game | µs/move | games per round |",
+                "| --- | --- | --- | --- | --- | --- | --- |"]
         for row in engines:
-            out.append(f"| {row['game']} | {row['players']} | {row['games_per_s_per_core']} | "
+            rounds = " / ".join(str(r) for r in row.get("rounds_games_per_s_per_core", []))
+            out.append(f"| {row['game']} | {row['players']} | {row['games_per_s_per_core']} | {rounds or '—'} | "
                        f"{row['moves_per_game']} | {round(1000 * row['ms_per_move'])} | {row['games']} |")
         out.append("")
     ceilings = results.get("ceilings")
