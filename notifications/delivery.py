@@ -1,25 +1,38 @@
 """Delivering outbox rows over SMTP: claim, send, mark, with retries and backoff.
 
-Claiming: a row is locked ``SELECT ... FOR UPDATE SKIP LOCKED`` and only while
-still ``pending`` and due; the SMTP conversation happens with the lock held and
-the row is marked ``sent`` in that same transaction. Two workers (the
-on-commit task and the sweeper, a task redelivered by the broker) can never
-both send a row: the second one skips the locked row, or finds it sent.
+Batches: rows are delivered in batches (``deliver_many``; the on-commit tasks
+carry up to ``BATCH_SIZE`` ids, the sweeper takes the due rows in batches of
+that size): one transaction, one claim query, one query for the seats of the
+batch's games (obsolescence, players, deadlines), one SMTP connection, one
+UPDATE for the rows sent. ``deliver`` is a batch of one.
+
+Claiming: the batch's rows are locked ``SELECT ... FOR UPDATE SKIP LOCKED`` and
+only while still ``pending`` and due; the SMTP conversations happen with the
+locks held and the rows are marked ``sent`` in that same transaction. Two
+workers (the on-commit task and the sweeper, a task redelivered by the broker)
+can never both send a row: the second one skips the locked row, or finds it
+sent.
 
 At-least-once, deliberately. The one window left is between the SMTP server's
-"250 accepted" and our COMMIT (microseconds, plus a worker killed exactly
-there or the database vanishing at that instant): the row stays pending and is
-sent again later, with the SAME Message-ID, which most mail systems use to
-drop the copy. The alternative, committing "sending" before talking to SMTP
-(at-most-once), would turn the same crash into a lost "your move" e-mail,
-which is worse for a game that waits on that player.
+"250 accepted" and our COMMIT: every message of a batch is rendered before the
+first is sent, so the window is the batch's SMTP conversations (milliseconds
+on a local relay) plus the UPDATE; a worker killed exactly there or the
+database vanishing at that instant leaves the batch's rows pending, and those
+already accepted are sent again later, with the SAME Message-ID, which most
+mail systems use to drop the copy. The alternative, committing "sending"
+before talking to SMTP (at-most-once), would turn the same crash into a lost
+"your move" e-mail, which is worse for a game that waits on that player.
 
 Failures: a temporary one (connection refused, timeout, 4xx) is logged and
 retried with exponential backoff (``backoff``) up to ``MAX_ATTEMPTS``; a
 permanent refusal of the recipient (5xx on RCPT, or an address that cannot be
 written) stops at once and flags ``User.email_undeliverable_since``, after
 which nothing more is queued or sent to that address until it changes.
-Another permanent 5xx fails that e-mail only.
+Another permanent 5xx fails that e-mail only. Each row of a batch gets its own
+outcome; only a mail server that cannot be reached at all (a new connection
+fails) defers the rest of the batch with that same error, each row counting
+the attempt and getting its own backoff, rather than waiting for a timeout per
+row.
 """
 
 from __future__ import annotations
@@ -29,12 +42,14 @@ import logging
 import random
 import smtplib
 import time
+from collections import defaultdict
 from contextlib import suppress
 from enum import StrEnum
 
 from django.contrib.auth import get_user_model
 from django.core.mail import mailers
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -48,6 +63,9 @@ BACKOFF_BASE = dt.timedelta(minutes=1)
 BACKOFF_MAX = dt.timedelta(hours=6)
 DUE_TOLERANCE = dt.timedelta(seconds=5)
 SWEEP_BATCH = 200
+# Rows per delivery batch (an on-commit task, a step of the sweeper). Larger batches share more (one transaction,
+# one SMTP connection) but hold their locks longer and widen the re-send window on a crash.
+BATCH_SIZE = 25
 SWEEP_SECONDS = 25.0  # keep a sweep shorter than the beat period
 
 GAME_MAIL = {
@@ -97,8 +115,11 @@ def classify(exc: BaseException) -> PermanentFailure | None:
     return None
 
 
-def obsolete_reason(row: OutboxEmail) -> str | None:
-    """Why this row should not be sent any more, or None."""
+def obsolete_reason(row: OutboxEmail, *, seats: list | None = None) -> str | None:
+    """Why this row should not be sent any more, or None.
+
+    ``seats``: the seats of ``row.game`` if the caller loaded them (a batch does, once for all its games).
+    """
     user = row.user
     if not user.is_active or not user.email:
         return "no active address"
@@ -109,18 +130,22 @@ def obsolete_reason(row: OutboxEmail) -> str | None:
     if row.kind in DEADLINE_MAIL and not user.deadline_reminders:
         return "reminders off"
     if row.kind in (OutboxEmail.Kind.TURN, OutboxEmail.Kind.REMINDER):
-        return _turn_over(row)
+        return _turn_over(row, seats)
     return None
 
 
-def _turn_over(row: OutboxEmail) -> str | None:
+def _turn_over(row: OutboxEmail, seats: list | None) -> str | None:
     """A "your move" or reminder e-mail whose turn is over (the player moved meanwhile) is not worth sending."""
     from games.models import GameStatus, Seat
 
     game = row.game
     if game is None or game.status != GameStatus.ACTIVE:
         return "game no longer active"
-    seat = Seat.objects.filter(game=game, number=row.payload.get("seat_number")).first()
+    number = row.payload.get("seat_number")
+    if seats is None:
+        seat = Seat.objects.filter(game=game, number=number).first()
+    else:
+        seat = next((s for s in seats if s.number == number), None)
     since = parse_datetime(row.payload.get("awaited_since") or "")
     if seat is None or not seat.awaited or seat.user_id != row.user_id or seat.is_bot:
         return "seat no longer awaited"
@@ -129,45 +154,118 @@ def _turn_over(row: OutboxEmail) -> str | None:
     return None
 
 
-def _claim(email_id: int, now) -> OutboxEmail | None:
-    return (
+def _claim(email_ids: list[int], now) -> list[OutboxEmail]:
+    """Lock the rows among ``email_ids`` that are pending and due; rows another transaction holds are skipped."""
+    return list(
         OutboxEmail.objects.select_for_update(skip_locked=True, of=("self",))
         .select_related("user", "game")
-        .filter(pk=email_id, status=OutboxEmail.Status.PENDING, next_attempt_at__lte=now + DUE_TOLERANCE)
-        .first()
+        .filter(pk__in=email_ids, status=OutboxEmail.Status.PENDING, next_attempt_at__lte=now + DUE_TOLERANCE)
+        .order_by("pk")
     )
 
 
+def _seats_by_game(rows: list[OutboxEmail]) -> dict[int, list]:
+    """Every seat (user loaded) of the games the rows are about, in one query."""
+    from games.models import Seat
+
+    game_ids = {row.game_id for row in rows if row.game_id is not None}
+    by_game: dict[int, list] = {game_id: [] for game_id in game_ids}
+    if game_ids:
+        for seat in Seat.objects.filter(game_id__in=game_ids).select_related("user"):
+            by_game[seat.game_id].append(seat)
+    return by_game
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Whether the mail server could not be talked to at all (rather than refusing one message)."""
+    if isinstance(exc, (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError)):
+        return True
+    return isinstance(exc, OSError) and not isinstance(exc, smtplib.SMTPException)
+
+
 def deliver(email_id: int, *, mailer=None) -> Outcome:
-    """Deliver one outbox row if it is pending and due; what happened.
+    """Deliver one outbox row if it is pending and due; what happened (a batch of one, see ``deliver_many``)."""
+    return deliver_many([email_id], mailer=mailer)[email_id]
 
-    ``mailer``: an open backend to reuse (the sweeper's); else ``mailers.default``.
+
+def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
+    """Deliver the rows among ``email_ids`` that are pending and due, in one transaction; each id's outcome.
+
+    ``mailer``: an open backend to reuse (the sweeper's), left open; else a new ``mailers.default`` connection,
+    opened for the rows to send and closed at the end.
     """
-    from notifications.emails import build_message
+    from notifications.emails import Shared, build_message
 
+    outcomes = dict.fromkeys(email_ids, Outcome.SKIPPED)
+    connection = mailer if mailer is not None else mailers.default
     now = timezone.now()
-    with transaction.atomic():
-        row = _claim(email_id, now)
-        if row is None:
-            return Outcome.SKIPPED
-        reason = obsolete_reason(row)
-        if reason is not None:
-            row.status, row.last_error = OutboxEmail.Status.DROPPED, reason
-            row.save(update_fields=["status", "last_error"])
-            logger.info("outbox e-mail %s (%s) dropped: %s", row.pk, row.dedupe_key, reason)
-            return Outcome.DROPPED
-        row.attempts += 1
+    try:
+        with transaction.atomic():
+            rows = _claim(list(outcomes), now)
+            if not rows:
+                return outcomes
+            seats = _seats_by_game(rows)
+            ready, dropped = [], defaultdict(list)
+            for row in rows:
+                reason = obsolete_reason(row, seats=seats.get(row.game_id))
+                if reason is not None:
+                    dropped[reason].append(row.pk)
+                    outcomes[row.pk] = Outcome.DROPPED
+                    logger.info("outbox e-mail %s (%s) dropped: %s", row.pk, row.dedupe_key, reason)
+                else:
+                    ready.append(row)
+            for reason, ids in dropped.items():
+                OutboxEmail.objects.filter(pk__in=ids).update(status=OutboxEmail.Status.DROPPED, last_error=reason)
+            # Render every message before the first is sent: the window between a server's "accepted"
+            # and our COMMIT (see the module docstring) holds only the SMTP conversations.
+            shared, messages = Shared(seats), []
+            for row in ready:
+                row.attempts += 1
+                try:
+                    messages.append((row, build_message(row, shared=shared)))
+                except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
+                    outcomes[row.pk] = _failed(row, exc, now)
+            sent = _send(messages, connection, outcomes, now)
+            if sent:
+                OutboxEmail.objects.filter(pk__in=[row.pk for row in sent]).update(
+                    status=OutboxEmail.Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1, last_error=""
+                )
+            for row in sent:
+                outcomes[row.pk] = Outcome.SENT
+                logger.info("outbox e-mail %s (%s) sent to user %s", row.pk, row.dedupe_key, row.user_id)
+            return outcomes
+    finally:
+        if mailer is None:
+            with suppress(Exception):
+                connection.close()
+
+
+def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list[OutboxEmail]:
+    """Send each (row, message) over ``connection``; record the failures on their rows; the rows sent."""
+    sent: list[OutboxEmail] = []
+    fresh, unreachable = True, None  # fresh: the next send opens a connection not yet proven to work
+    for row, message in messages:
+        if unreachable is not None:
+            # A new connection just failed: the rest would wait for the same refusal or timeout, one by one.
+            outcomes[row.pk] = _failed(row, unreachable, now)
+            continue
         try:
-            message = build_message(row)
-            sent = (mailer or mailers.default).send_messages([message])
-            if not sent:
+            connection.open()  # a no-op while it is open
+            if not connection.send_messages([message]):
                 raise smtplib.SMTPException("the mail backend sent nothing")
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
-            return _failed(row, exc, now)
-        row.status, row.sent_at, row.last_error = OutboxEmail.Status.SENT, timezone.now(), ""
-        row.save(update_fields=["status", "sent_at", "attempts", "last_error"])
-        logger.info("outbox e-mail %s (%s) sent to user %s", row.pk, row.dedupe_key, row.user_id)
-        return Outcome.SENT
+            outcomes[row.pk] = _failed(row, exc, now)
+            if classify(exc) is None:
+                # The connection may be the broken thing: the next row starts afresh.
+                with suppress(Exception):
+                    connection.close()
+                if fresh and _unreachable(exc):
+                    unreachable = exc
+                fresh = True
+            continue
+        fresh = False
+        sent.append(row)
+    return sent
 
 
 def _failed(row: OutboxEmail, exc: Exception, now) -> Outcome:
@@ -208,30 +306,22 @@ def due_ids(*, limit: int = SWEEP_BATCH, now=None) -> list[int]:
 
 
 def sweep(*, budget_seconds: float = SWEEP_SECONDS) -> dict[str, int]:
-    """Deliver every pending, due row (bounded by ``budget_seconds``) over one SMTP connection."""
+    """Deliver every pending, due row (bounded by ``budget_seconds``) in batches over one SMTP connection."""
     counts: dict[str, int] = {}
     started = time.monotonic()
     mailer = mailers.default
     try:
-        with suppress(Exception):
-            mailer.open()  # one connection for the whole sweep; if it fails, each row records why
         while time.monotonic() - started < budget_seconds:
             ids = due_ids()
             if not ids:
                 break
             progressed = False
-            for email_id in ids:
+            for start in range(0, len(ids), BATCH_SIZE):
                 if time.monotonic() - started >= budget_seconds:
                     break
-                outcome = deliver(email_id, mailer=mailer)
-                counts[outcome.value] = counts.get(outcome.value, 0) + 1
-                progressed = progressed or outcome is not Outcome.SKIPPED
-                if outcome is Outcome.RETRY:
-                    # The connection may be the broken thing: start the next one afresh.
-                    with suppress(Exception):
-                        mailer.close()
-                    with suppress(Exception):
-                        mailer.open()
+                for outcome in deliver_many(ids[start : start + BATCH_SIZE], mailer=mailer).values():
+                    counts[outcome.value] = counts.get(outcome.value, 0) + 1
+                    progressed = progressed or outcome is not Outcome.SKIPPED
             if not progressed:
                 break  # everything due is being sent by someone else
     finally:

@@ -61,7 +61,10 @@ def game_title(game) -> str:
 def _players(game) -> list[dict]:
     from games.models import Seat
 
-    seats = list(Seat.objects.filter(game=game).select_related("user"))
+    return _player_dicts(list(Seat.objects.filter(game=game).select_related("user")))
+
+
+def _player_dicts(seats: list) -> list[dict]:
     try:
         from games.selectors import player_dicts
 
@@ -73,6 +76,51 @@ def _players(game) -> list[dict]:
              "score": s.final_score}
             for s in sorted(seats, key=lambda s: (s.number is None, s.number, s.join_order))
         ]
+
+
+class Shared:
+    """What the e-mails of one delivery batch share, computed once: each game's players, fixed links.
+
+    ``seats_by_game``: every seat of the batch's games, user loaded (``notifications.delivery`` reads them in
+    one query). Player names depend on the language (bots are "Bot 1" in the reader's words), so players are
+    kept per game and language.
+    """
+
+    def __init__(self, seats_by_game: dict[int, list]) -> None:
+        self.seats_by_game = seats_by_game
+        self._players: dict[tuple[int, str], list[dict]] = {}
+        self._links: dict[str, tuple[str, str]] = {}
+        self._unsubscribe: dict[int, str] = {}
+
+    def players(self, game) -> list[dict]:
+        key = (game.pk, translation.get_language())
+        if key not in self._players:
+            seats = self.seats_by_game.get(game.pk)
+            self._players[key] = _players(game) if seats is None else _player_dicts(seats)
+        return self._players[key]
+
+    def deadline(self, game, seat_number):
+        seats = self.seats_by_game.get(game.pk)
+        if seats is None:
+            return _deadline(game, seat_number)
+        seat = next((s for s in seats if s.number == seat_number and s.awaited), None)
+        return seat.deadline_at if seat is not None else None
+
+    def links(self) -> tuple[str, str]:
+        """(settings URL, away URL) in the active language."""
+        language = translation.get_language()
+        if language not in self._links:
+            self._links[language] = _settings_links()
+        return self._links[language]
+
+    def unsubscribe_url(self, user) -> str:
+        if user.pk not in self._unsubscribe:
+            self._unsubscribe[user.pk] = unsubscribe_url(user)
+        return self._unsubscribe[user.pk]
+
+
+def _settings_links() -> tuple[str, str]:
+    return _url("settings", fallback="/settings/"), _url("notifications:away", fallback="/settings/away/")
 
 
 def _describe(slug: str, event, players) -> str:
@@ -242,22 +290,27 @@ def _user_zone(user):
         return zoneinfo.ZoneInfo("UTC")
 
 
-def render(row: OutboxEmail) -> tuple[str, str, str]:
-    """(subject, plain text, HTML) of an outbox row, in its recipient's language and time zone."""
+def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str, str]:
+    """(subject, plain text, HTML) of an outbox row, in its recipient's language and time zone.
+
+    ``shared``: what a delivery batch loaded once for all its rows; without it, the row's own queries.
+    """
     user = row.user
+    shared = shared or Shared({})
     with translation.override(user.language or settings.LANGUAGE_CODE), timezone.override(_user_zone(user)):
+        settings_url, away_url = shared.links()
         ctx = {
             "user": user,
             "name": user.public_name,
             "site_url": settings.SITE_URL,
-            "unsubscribe_url": unsubscribe_url(user),
-            "settings_url": _url("settings", fallback="/settings/"),
-            "away_url": _url("notifications:away", fallback="/settings/away/"),
+            "unsubscribe_url": shared.unsubscribe_url(user),
+            "settings_url": settings_url,
+            "away_url": away_url,
             "time_zone": user.time_zone,
         }
         if row.game is not None:
             game = row.game
-            players = _players(game)
+            players = shared.players(game)
             seat_number = row.payload.get("seat_number")
             ctx.update(
                 game=game,
@@ -265,7 +318,7 @@ def render(row: OutboxEmail) -> tuple[str, str, str]:
                 game_url=game_url(game),
                 players=players,
                 others=[p for p in players if seat_number is None or p.get("seat") != seat_number],
-                deadline=_deadline(game, seat_number),
+                deadline=shared.deadline(game, seat_number) if seat_number is not None else None,
             )
         rendered = RENDERERS[row.kind](row, ctx)
         ctx["subject"] = rendered.subject
@@ -315,9 +368,10 @@ class NotificationMessage(EmailMultiAlternatives):
         return msg
 
 
-def build_message(row: OutboxEmail) -> EmailMultiAlternatives:
-    subject, text, html_body = render(row)
-    link = unsubscribe_url(row.user)
+def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMultiAlternatives:
+    shared = shared or Shared({})
+    subject, text, html_body = render(row, shared=shared)
+    link = shared.unsubscribe_url(row.user)
     headers = {
         "Message-ID": row.message_id,
         "List-Unsubscribe": f"<{link}>",

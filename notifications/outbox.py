@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models.constants import OnConflict
 
 from accounts.models import NotifyMode
 from notifications.models import OutboxEmail
@@ -21,6 +22,7 @@ logger = logging.getLogger(__name__)
 # Publishing to a broker that is down must not hold a player's request for long:
 # the row is in PostgreSQL already and the sweeper will deliver it.
 PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+INSERT_BATCH = 1000  # rows per INSERT statement (a fan-out queues thousands at once)
 
 
 @cache
@@ -72,10 +74,11 @@ class Draft:
 
 
 def queue(drafts: list[Draft]) -> list[int]:
-    """Insert outbox rows (a key already there is left alone) and queue their delivery after commit.
+    """Insert outbox rows and queue their delivery after commit; the ids of the rows inserted.
 
     Runs in the caller's transaction: if it rolls back, the rows vanish with it.
-    Returns the ids of the pending rows for these keys.
+    A key already there is left alone and not queued again: the transaction that
+    wrote it queued it, and the sweeper delivers whatever that queueing lost.
     """
     if not drafts:
         return []
@@ -90,24 +93,43 @@ def queue(drafts: list[Draft]) -> list[int]:
         )
         for draft in drafts
     ]
-    OutboxEmail.objects.bulk_create(rows, ignore_conflicts=True)
-    ids = list(
-        OutboxEmail.objects.filter(
-            dedupe_key__in=[draft.key for draft in drafts], status=OutboxEmail.Status.PENDING
-        ).values_list("id", flat=True)
-    )
+    ids = _insert_new(rows)
     if ids:
         transaction.on_commit(lambda: enqueue(ids), robust=True)
     return ids
 
 
-def enqueue(ids: list[int]) -> None:
-    """Ask the workers to deliver these rows now. Losing this is harmless: the sweeper delivers pending rows."""
-    from notifications.tasks import deliver_email
+def _insert_new(rows: list[OutboxEmail]) -> list[int]:
+    """``INSERT ... ON CONFLICT DO NOTHING RETURNING id``: the ids of the rows actually inserted, in one query.
 
-    for email_id in ids:
+    ``bulk_create(ignore_conflicts=True)`` asks for no ids (Django cannot pair them with the objects when some
+    are skipped), which cost a second query to find them; ``update_conflicts`` would return them but rewrite,
+    and wait for, an existing row that a worker may hold locked while it talks to the mail server.
+    """
+    opts = OutboxEmail._meta
+    fields = [f for f in opts.concrete_fields if f is not opts.pk and not f.generated]
+    ids: list[int] = []
+    for start in range(0, len(rows), INSERT_BATCH):
+        returned = OutboxEmail.objects._insert(
+            rows[start : start + INSERT_BATCH], fields=fields, returning_fields=[opts.pk],
+            on_conflict=OnConflict.IGNORE,
+        )
+        ids += [pk for (pk,) in returned]
+    return ids
+
+
+def enqueue(ids: list[int]) -> None:
+    """Ask the workers to deliver these rows now, a task per batch (``delivery.BATCH_SIZE`` rows).
+
+    Losing this is harmless: the sweeper delivers pending rows.
+    """
+    from notifications.delivery import BATCH_SIZE
+    from notifications.tasks import deliver_emails
+
+    for start in range(0, len(ids), BATCH_SIZE):
+        batch = ids[start : start + BATCH_SIZE]
         try:
-            deliver_email.apply_async(args=[email_id], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
-        except Exception:  # noqa: BLE001 - broker down: the row waits in PostgreSQL for the sweeper
-            logger.warning("could not queue delivery of outbox e-mail %s; the sweeper will send it", email_id,
+            deliver_emails.apply_async(args=[batch], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+        except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
+            logger.warning("could not queue delivery of outbox e-mails %s; the sweeper will send them", batch,
                            exc_info=True)

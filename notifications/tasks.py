@@ -1,8 +1,10 @@
 """Celery tasks of notifications: thin wrappers around delivery and deadlines.
 
-- ``deliver_email(id)``: queued after commit for each outbox row; retries by
-  re-queueing itself with the row's backoff (short delays) and otherwise leaves
-  the row to the sweeper.
+- ``deliver_emails(ids)``: queued after commit for each batch of outbox rows
+  (``notifications.outbox.enqueue``); delivers them together
+  (``delivery.deliver_many``). Rows that failed for now are re-queued with
+  their backoff (short delays) and otherwise left to the sweeper.
+  ``deliver_email(id)`` is the same for one row.
 - ``deliver_pending_notifications``: beat, every 30 s, and once when a worker
   starts. Delivers every pending row that is due: the safety net for a
   queueing lost while the broker or the workers were down.
@@ -26,18 +28,42 @@ REQUEUE_WITHIN_SECONDS = 600
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60, max_retries=5)
+def deliver_emails(email_ids: list[int]) -> dict[str, int]:
+    from notifications.delivery import deliver_many
+
+    outcomes = deliver_many(email_ids)
+    _requeue_retries(outcomes)
+    counts: dict[str, int] = {}
+    for outcome in outcomes.values():
+        counts[outcome.value] = counts.get(outcome.value, 0) + 1
+    return counts
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60, max_retries=5)
 def deliver_email(email_id: int) -> str:
-    from notifications.delivery import Outcome, deliver
+    from notifications.delivery import deliver_many
+
+    outcomes = deliver_many([email_id])
+    _requeue_retries(outcomes)
+    return outcomes[email_id].value
+
+
+def _requeue_retries(outcomes: dict) -> None:
+    """Queue the rows that failed for now again once their backoff is over (all due by the latest of them)."""
+    from notifications.delivery import Outcome
     from notifications.models import OutboxEmail
 
-    outcome = deliver(email_id)
-    if outcome is Outcome.RETRY:
-        next_at = OutboxEmail.objects.filter(pk=email_id).values_list("next_attempt_at", flat=True).first()
-        if next_at is not None:
-            delay = max(0.0, (next_at - timezone.now()).total_seconds())
-            if delay <= REQUEUE_WITHIN_SECONDS:
-                deliver_email.apply_async(args=[email_id], countdown=delay)
-    return outcome.value
+    retry = [email_id for email_id, outcome in outcomes.items() if outcome is Outcome.RETRY]
+    if not retry:
+        return
+    now = timezone.now()
+    soon = {
+        email_id: max(0.0, (next_at - now).total_seconds())
+        for email_id, next_at in OutboxEmail.objects.filter(pk__in=retry).values_list("pk", "next_attempt_at")
+    }
+    soon = {email_id: delay for email_id, delay in soon.items() if delay <= REQUEUE_WITHIN_SECONDS}
+    if soon:
+        deliver_emails.apply_async(args=[sorted(soon)], countdown=max(soon.values()))
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60, max_retries=3)

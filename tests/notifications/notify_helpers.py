@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
+import smtplib
+
 from django.core.mail.backends.base import BaseEmailBackend
 
 from games.models import Seat, SeatView
 
 
 class ScriptedBackend(BaseEmailBackend):
-    """A mail backend that records messages and raises the scripted errors first, one per send."""
+    """A mail backend that records messages and raises the scripted errors first, one per send.
+
+    ``refused``: address -> (SMTP code, message) the server refuses at RCPT. ``connections``: how many
+    times a connection was opened.
+    """
 
     sent: list = []
     errors: list = []
+    refused: dict = {}
+    connections = 0
 
     @classmethod
     def reset(cls) -> None:
         cls.sent = []
         cls.errors = []
+        cls.refused = {}
+        cls.connections = 0
+
+    def open(self):
+        if getattr(self, "is_open", False):
+            return False
+        self.is_open = True
+        ScriptedBackend.connections += 1
+        return True
+
+    def close(self):
+        self.is_open = False
 
     def send_messages(self, email_messages):
         if ScriptedBackend.errors:
             raise ScriptedBackend.errors.pop(0)
+        for message in email_messages:
+            refused = {to: ScriptedBackend.refused[to] for to in message.to if to in ScriptedBackend.refused}
+            if refused:
+                raise smtplib.SMTPRecipientsRefused(refused)
+        new = self.open()
         ScriptedBackend.sent.extend(email_messages)
+        if new:
+            self.close()
         return len(email_messages)
 
 

@@ -36,9 +36,10 @@ def game(players):
 @pytest.mark.django_db
 def test_the_same_email_is_queued_once(players):
     draft = Draft(players[0], OutboxEmail.Kind.CANCELLED, "cancelled:1:1", None, {})
-    first = queue([draft])
-    second = queue([draft, draft])
-    assert first == second
+    first = queue([draft, draft])
+    second = queue([draft])
+    assert len(first) == 1
+    assert second == []  # nothing new to queue: the first call's commit queued that row
     assert OutboxEmail.objects.count() == 1
 
 
@@ -203,7 +204,7 @@ def test_a_broker_down_at_commit_neither_fails_the_move_nor_loses_the_email(
 
     tasks.deliver_pending_notifications()
     scripted_mailer.sent.clear()
-    monkeypatch.setattr(tasks.deliver_email, "apply_async", broker_down)
+    monkeypatch.setattr(tasks.deliver_emails, "apply_async", broker_down)
     with run_on_commit():
         mover = play(game)
     nxt, _ = awaited(game)
@@ -241,3 +242,161 @@ def test_the_deliver_task_reports_a_retry(game, scripted_mailer):
     assert tasks.deliver_email(row.pk) == "retry"
     row.refresh_from_db()
     assert row.status == OutboxEmail.Status.PENDING and row.attempts == 1
+
+
+# Batches: one transaction, one claim, one SMTP connection for many rows ------------------------------------
+
+
+@pytest.fixture
+def table(players):
+    """A started four-player game: four game-started e-mails pending, one per player."""
+    return start_game("mamma-mia", players[:4])
+
+
+@pytest.mark.django_db
+def test_a_batch_is_sent_over_one_connection(table, scripted_mailer):
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    assert len(ids) == 4
+    assert delivery.deliver_many(ids) == dict.fromkeys(ids, Outcome.SENT)
+    assert scripted_mailer.connections == 1
+    assert sorted(m.extra_headers["Message-ID"] for m in scripted_mailer.sent) == sorted(
+        OutboxEmail.objects.values_list("message_id", flat=True)
+    )
+    assert set(OutboxEmail.objects.values_list("status", "attempts")) == {(OutboxEmail.Status.SENT, 1)}
+    assert not OutboxEmail.objects.filter(sent_at__isnull=True).exists()
+
+
+@pytest.mark.django_db
+def test_a_refused_recipient_in_a_batch_is_flagged_and_the_others_are_sent(table, scripted_mailer):
+    rows = list(pending().order_by("pk").select_related("user"))
+    bad = rows[1]
+    scripted_mailer.refused = {bad.user.email: (550, b"5.1.1 no such user")}
+    outcomes = delivery.deliver_many([row.pk for row in rows])
+    assert outcomes == {row.pk: Outcome.FAILED if row == bad else Outcome.SENT for row in rows}
+    assert sorted(m.to[0] for m in scripted_mailer.sent) == sorted(r.user.email for r in rows if r != bad)
+    assert scripted_mailer.connections == 1  # a refused recipient does not cost the connection
+    bad.refresh_from_db()
+    assert bad.status == OutboxEmail.Status.FAILED and "550" in bad.last_error
+    flagged = [row.user for row in rows if row.user.__class__.objects.get(pk=row.user_id).email_undeliverable_since]
+    assert flagged == [bad.user]
+
+
+@pytest.mark.django_db
+def test_a_recipient_refused_for_now_is_retried_alone(table, scripted_mailer):
+    rows = list(pending().order_by("pk").select_related("user"))
+    scripted_mailer.errors = [smtplib.SMTPRecipientsRefused({rows[0].user.email: (452, b"mailbox full")})]
+    outcomes = delivery.deliver_many([row.pk for row in rows])
+    assert outcomes == {row.pk: Outcome.RETRY if row == rows[0] else Outcome.SENT for row in rows}
+    rows[0].refresh_from_db()
+    assert rows[0].status == OutboxEmail.Status.PENDING and rows[0].attempts == 1
+    assert rows[0].next_attempt_at > timezone.now()
+
+
+@pytest.mark.django_db
+def test_a_mail_server_that_cannot_be_reached_defers_the_whole_batch_at_once(table, scripted_mailer):
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    # Only the first send fails: had the batch tried the others one by one, they would have gone.
+    scripted_mailer.errors = [ConnectionRefusedError(111, "Connection refused")]
+    assert delivery.deliver_many(ids) == dict.fromkeys(ids, Outcome.RETRY)
+    assert scripted_mailer.sent == []
+    for row in OutboxEmail.objects.filter(pk__in=ids):
+        assert row.status == OutboxEmail.Status.PENDING and row.attempts == 1
+        assert "ConnectionRefusedError" in row.last_error and row.next_attempt_at > timezone.now()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_skips_the_rows_another_transaction_holds(players, scripted_mailer, monkeypatch):
+    monkeypatch.setattr("notifications.outbox.enqueue", lambda ids: None)  # leave them pending at commit
+    start_game("mamma-mia", players[:4])
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    held = ids[2]
+    locked, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        try:
+            with transaction.atomic():
+                OutboxEmail.objects.select_for_update().get(pk=held)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    try:
+        assert locked.wait(10)
+        outcomes = delivery.deliver_many(ids)
+    finally:
+        release.set()
+        thread.join()
+    assert outcomes == {pk: Outcome.SKIPPED if pk == held else Outcome.SENT for pk in ids}
+    assert OutboxEmail.objects.get(pk=held).status == OutboxEmail.Status.PENDING
+    assert len(scripted_mailer.sent) == 3
+
+
+@pytest.mark.django_db
+def test_a_batch_does_not_send_a_row_again(table, scripted_mailer):
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    assert deliver(ids[0]) is Outcome.SENT
+    outcomes = delivery.deliver_many(ids)
+    assert outcomes == {pk: Outcome.SKIPPED if pk == ids[0] else Outcome.SENT for pk in ids}
+    message_ids = [m.extra_headers["Message-ID"] for m in scripted_mailer.sent]
+    assert len(message_ids) == len(set(message_ids)) == 4
+    assert delivery.deliver_many(ids) == dict.fromkeys(ids, Outcome.SKIPPED)
+    assert len(scripted_mailer.sent) == 4
+
+
+@pytest.mark.django_db
+def test_a_batch_drops_an_obsolete_row_and_sends_the_rest(table, scripted_mailer):
+    rows = list(pending().order_by("pk").select_related("user"))
+    rows[3].user.notify_mode = NotifyMode.NEVER
+    rows[3].user.save()
+    outcomes = delivery.deliver_many([row.pk for row in rows])
+    assert outcomes == {row.pk: Outcome.DROPPED if row == rows[3] else Outcome.SENT for row in rows}
+    assert OutboxEmail.objects.get(pk=rows[3].pk).status == OutboxEmail.Status.DROPPED
+    assert rows[3].user.email not in [m.to[0] for m in scripted_mailer.sent]
+
+
+@pytest.mark.django_db
+def test_a_batch_costs_the_same_queries_whatever_its_size(players, scripted_mailer):
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(3):
+        start_game("mamma-mia", players[:4])  # 12 e-mails about three games
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as small:
+        delivery.deliver_many(ids[:2])
+    with CaptureQueriesContext(connection) as large:
+        delivery.deliver_many(ids[2:])
+    assert len(scripted_mailer.sent) == 12
+    assert len(small) == len(large), [q["sql"][:60] for q in large]
+    # Claim, seats, one UPDATE for the rows sent (and the savepoint pair inside the test's transaction).
+    assert len(large) <= 5, [q["sql"][:60] for q in large]
+
+
+@pytest.mark.django_db
+def test_an_email_rendered_in_a_batch_reads_as_one_rendered_alone(players, scripted_mailer):
+    from notifications.emails import Shared, render
+
+    players[1].language, players[2].language = "fr", "ja"
+    for player in players[1:3]:
+        player.save()
+    with time_machine.travel(T0, tick=False):
+        start_game("konamon", players[:3], bots=1, time_limit_hours=24)
+        rows = list(pending().order_by("pk").select_related("user", "game"))
+        assert {row.user.language for row in rows} >= {"fr", "ja"}
+        shared = Shared(delivery._seats_by_game(rows))
+        for row in rows:
+            assert render(row, shared=shared) == render(row)
+
+
+@pytest.mark.django_db
+def test_a_fan_out_is_queued_as_one_task_per_batch(players, monkeypatch, run_on_commit):
+    published = []
+    monkeypatch.setattr(tasks.deliver_emails, "apply_async", lambda args, **kw: published.append(args[0]))
+    drafts = [Draft(players[n % 4], OutboxEmail.Kind.CANCELLED, f"cancelled:{n}:1", None, {}) for n in range(60)]
+    with run_on_commit():
+        ids = queue(drafts)
+    assert len(ids) == 60
+    assert [len(batch) for batch in published] == [delivery.BATCH_SIZE, delivery.BATCH_SIZE, 10]
+    assert sorted(pk for batch in published for pk in batch) == sorted(ids)

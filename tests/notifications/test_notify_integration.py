@@ -17,6 +17,7 @@ import time
 import uuid
 from email import policy
 from email.parser import BytesParser
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,7 +29,7 @@ from mammamia import mailcatcher
 from mammamia.celery import app as celery_app
 from notifications.models import OutboxEmail
 from notifications.outbox import game_thread_id
-from notifications.tasks import deliver_email, deliver_pending_notifications
+from notifications.tasks import deliver_email, deliver_emails, deliver_pending_notifications
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -113,8 +114,8 @@ def worker(tmp_path, mailbox, monkeypatch, settings):
     # This process publishes for real (not eagerly), on the worker's private queue.
     previous_eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
-    original = deliver_email.apply_async
-    monkeypatch.setattr(deliver_email, "apply_async", lambda *a, **kw: original(*a, **{**kw, "queue": queue}))
+    for task in (deliver_email, deliver_emails):
+        monkeypatch.setattr(task, "apply_async", partial(task.apply_async, queue=queue))
     settings.SECURE_SSL_REDIRECT = False
     env = {
         **os.environ,
