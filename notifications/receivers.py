@@ -129,11 +129,13 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     notices = {row.seat_number: row for row in SeatNotice.objects.filter(game=game, seat_number__in=numbers)}
 
     drafts, told = [], {}
+    recipients = [
+        seat for seat in recipients
+        if seat.user.notify_mode != NotifyMode.ONCE_UNTIL_VISIT or _may_send_again(seat, notices.get(seat.number))
+    ]
     news = _platform_news(game, recipients, notices)
     for seat in recipients:
         notice = notices.get(seat.number)
-        if seat.user.notify_mode == NotifyMode.ONCE_UNTIL_VISIT and not _may_send_again(seat, notice):
-            continue
         view = views.get(seat.number)
         log = list(view.log) if view is not None and seat.number in recipient_numbers else []
         events = log[notice.log_mark if notice else 0 :]
@@ -155,11 +157,31 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
         told[seat.number] = {"turn_email_at": now}
 
     marks = {n: {"log_mark": views[n].log_size, "version_mark": game.version} for n in movers if n in views}
-    _upsert_notices(game, {n: {**v, "turn_email_at": None} for n, v in marks.items() if n in acted},
-                    ["log_mark", "version_mark", "turn_email_at"])
-    _upsert_notices(game, {n: v for n, v in marks.items() if n not in acted}, ["log_mark", "version_mark"])
-    _upsert_notices(game, told, ["turn_email_at"])
+    _upsert_notices(game, _notice_rows(notices, marks, acted, told), ["log_mark", "version_mark", "turn_email_at"])
     queue(drafts)
+
+
+def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict]:
+    """The whole new SeatNotice row of every seat that changed, so that one upsert writes them all.
+
+    Movers get their marks; a player who moved starts "once until I visit" afresh; those told get the
+    moment. The rest of a row is kept as read: every writer of SeatNotice runs under the game's lock,
+    like this one, so ``notices`` is current.
+    """
+    rows = {}
+    for number in marks.keys() | told.keys():
+        notice = notices.get(number)
+        row = {
+            "log_mark": notice.log_mark if notice else 0,
+            "version_mark": notice.version_mark if notice else 0,
+            "turn_email_at": notice.turn_email_at if notice else None,
+        }
+        row.update(marks.get(number, {}))
+        if number in acted:
+            row["turn_email_at"] = None
+        row.update(told.get(number, {}))
+        rows[number] = row
+    return rows
 
 
 def _wants_turn_email(user) -> bool:
@@ -175,8 +197,8 @@ def _may_send_again(seat, notice) -> bool:
 
 def _platform_news(game, recipients, notices) -> list[dict]:
     """Timeouts and drop-outs since the earliest recipient's last move (public to the whole table)."""
-    if not recipients:
-        return []
+    if not recipients or not game.time_limit_hours:
+        return []  # only a deadline makes a seat time out (and drop out): without one, nothing to look up
     since = min((notices[s.number].version_mark if s.number in notices else 0) for s in recipients)
     return list(
         GameEvent.objects.filter(game=game, kind__in=NEWS_EVENT_KINDS, version__gt=since)
