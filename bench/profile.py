@@ -15,14 +15,17 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from bench import stack as stack_module
 
 
 def _setup(email_port: int | None = None) -> None:
     database_url = stack_module.bench_database_url(os.environ["DATABASE_URL"])
+    # The run's own folder (its collected static files): MAMMAMIA_VAR_DIR, as for the run itself.
+    work_dir = Path(os.environ.get("MAMMAMIA_VAR_DIR", stack_module.BASE_DIR / "var" / "bench"))
     env = stack_module.production_environment(database_url=database_url, email_port=email_port or 1,
-                                              work_dir=stack_module.BASE_DIR / "var" / "bench")
+                                              work_dir=work_dir)
     os.environ.update(env)
     import django
 
