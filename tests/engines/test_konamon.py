@@ -141,10 +141,11 @@ def test_action_cards_follow_the_pattern_table():
 
 
 def test_customer_cards_match_the_rules_table():
-    table = (Path(__file__).resolve().parents[3] / "shared/rules/konamon.md").read_text(encoding="utf-8")
+    rules_file = Path(__file__).resolve().parents[3] / "shared/rules/konamon.md"
+    if not rules_file.exists():
+        pytest.skip("shared/rules/ is not next to this checkout")
+    table = rules_file.read_text(encoding="utf-8")
     rows = re.findall(r"^\| (c\d\d) \| (.+?) / (.+?) \| (\d) \| (.+?) \| (\w+) \|$", table, re.M)
-    if not rows:
-        pytest.skip("rules file not found next to the repository")
     assert len(rows) == 18
     for cid, ja, en, bonus, orders, effect in rows:
         card = k.CUSTOMERS[cid]
