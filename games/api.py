@@ -134,9 +134,9 @@ class GameView(ApiView):
         game = access.game
         view, legal = {}, []
         if game.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
-            seat_view = selectors.seat_view_for(game=game, seat_number=access.seat_number, with_log=True)
+            seat_view, log = services.seat_view_with_log(game=game, seat_number=access.seat_number)
             if seat_view is not None:
-                view = seat_view.full_view()
+                view = {**seat_view.view, "log": log}
                 if access.seat is not None and not access.seat.is_bot:
                     legal = seat_view.legal_moves
         context = {"request": request, "seats": {game.pk: access.seats}}

@@ -223,8 +223,10 @@ class SeatView(models.Model):
     """One seat's (or the spectators') view and legal moves at the current version.
 
     The view is stored without its ``log``: ``log_tail`` keeps the last events
-    for pages (constant size whatever the game's length) and ``log`` the whole
-    list for the "full log" page and the API (deferred elsewhere).
+    for pages (constant size whatever the game's length) and ``log_size`` the
+    whole log's length. The whole log is not stored (every move would rewrite
+    every viewer's whole log): ``games.services.seat_view_with_log`` derives it
+    from the state for the one viewer who asks.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_views")
@@ -233,7 +235,6 @@ class SeatView(models.Model):
     legal_moves = models.JSONField(default=list)
     log_tail = models.JSONField(default=list)
     log_size = models.PositiveIntegerField(default=0)
-    log = models.JSONField(default=list)
     # Game version when this row's view last changed (cheap "anything new for me?").
     view_version = models.PositiveIntegerField(default=0)
     # Game version when this seat last moved or its legal moves last changed: a
@@ -251,10 +252,6 @@ class SeatView(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{'spectator' if self.seat_number is None else self.seat_number}"
-
-    def full_view(self) -> dict:
-        """The engine's view as it was computed, log included (loads the ``log`` column)."""
-        return {**self.view, "log": self.log}
 
 
 class Move(models.Model):

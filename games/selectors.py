@@ -96,12 +96,10 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     return GameAccess(game=game, seats=seats, seat=seat, may_view=may_view, invited=invited)
 
 
-def seat_view_for(*, game: Game, seat_number: int | None, with_log: bool = False) -> SeatView | None:
-    """The one SeatView row of that viewer (``None``: spectators); the full log only if asked."""
-    qs = SeatView.objects.filter(game=game, seat_number=seat_number)
-    if not with_log:
-        qs = qs.defer("log")
-    return qs.first()
+def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
+    """The one SeatView row of that viewer (``None``: spectators); the whole log is not stored
+    (``games.services.seat_view_with_log`` derives it for one viewer)."""
+    return SeatView.objects.filter(game=game, seat_number=seat_number).first()
 
 
 def page_token(*, game: Game, seats: list[Seat]) -> str:
@@ -131,17 +129,24 @@ class LogEntry:
 
 
 def log_entries(
-    *, game: Game, seat_view: SeatView | None, seat_number: int | None, full: bool = False, limit: int | None = None
+    *,
+    game: Game,
+    seat_view: SeatView | None,
+    seat_number: int | None,
+    full_log: list[dict] | None = None,
+    limit: int | None = None,
 ) -> list[LogEntry]:
     """The viewer's log, oldest first: engine events from the viewer's own view, with the table's
     platform events (joined, timeouts, dropped out) at the places they happened. One query.
 
-    Without ``full`` only the stored tail of the engine log is used (constant size).
+    ``full_log``: the viewer's whole engine log (``games.services.seat_view_with_log``), for the
+    whole-log page; without it only the stored tail of the engine log is used (constant size).
     """
+    full = full_log is not None
     if seat_view is None:
         engine_events, offset = [], 0
     elif full:
-        engine_events, offset = list(seat_view.log), 0
+        engine_events, offset = list(full_log), 0
     else:
         engine_events = list(seat_view.log_tail)
         offset = seat_view.log_size - len(engine_events)

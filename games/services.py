@@ -27,6 +27,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import transaction
+from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
 
 from games import signals
@@ -180,7 +181,7 @@ def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
     table = Table(game=game, seats=seats)
     if game.status != GameStatus.OPEN:
-        table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log", "log_tail")}
+        table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log_tail")}
     table.state_row = state_row
     return table
 
@@ -198,9 +199,16 @@ def _compute_views(engine, state: dict, players: int) -> dict[int | None, tuple[
     return result
 
 
-def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> None:
-    """Update (or create) every SeatView row from freshly computed views: one query."""
+def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> dict[int | None, list[dict]]:
+    """Update (or create) every SeatView row from freshly computed views: one query.
+
+    Each row keeps only the bounded ``log_tail`` and ``log_size``, never the whole
+    log: rewriting every viewer's whole log made a move near the end of a long game
+    cost ten times one near its start. Returns each viewer's whole log (already in
+    memory) for the receivers of this move's signal.
+    """
     to_update, to_create = [], []
+    logs: dict[int | None, list[dict]] = {}
     for seat_number, (view, log, legal) in computed.items():
         row = table.views.get(seat_number)
         creating = row is None
@@ -209,7 +217,7 @@ def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> N
         view_changed = creating or row.view != view or row.log_size != len(log)
         moves_changed = creating or seat_number in movers or row.legal_moves != legal
         row.view = view
-        row.log = log
+        logs[seat_number] = log
         row.log_tail = log_tail(log)
         row.log_size = len(log)
         row.legal_moves = legal
@@ -223,8 +231,9 @@ def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> N
         SeatView.objects.bulk_create(to_create)
     if to_update:
         SeatView.objects.bulk_update(
-            to_update, ["view", "log", "log_tail", "log_size", "legal_moves", "view_version", "moves_version"]
+            to_update, ["view", "log_tail", "log_size", "legal_moves", "view_version", "moves_version"]
         )
+    return logs
 
 
 def _update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) -> list[Seat]:
@@ -453,12 +462,12 @@ def _start(table: Table) -> None:
     now = timezone.now()
     game.status, game.started_at = GameStatus.ACTIVE, now
     game.save(update_fields=["status", "started_at"])
-    _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=set())
+    logs = _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=set())
     newly = _update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
     _add_event(table, GameEvent.Kind.STARTED)
     signals.game_started.send(sender=Game, game=game, seats=list(table.seats))
     signals.game_advanced.send(
-        sender=Game, game=game, newly_awaited_seats=newly, moves=[], seat_views=dict(table.views)
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[], seat_views=dict(table.views), seat_logs=logs
     )
     _schedule_bots(table)
 
@@ -588,7 +597,7 @@ def do_play_move(
     state_row.state = state
     state_row.save(update_fields=["state"])
     movers = {seat.number}
-    _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=movers)
+    logs = _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=movers)
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
     newly = _update_awaited(table, waiting, movers=movers, now=now)
@@ -598,7 +607,7 @@ def do_play_move(
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
     game.save(update_fields=fields)
     signals.game_advanced.send(
-        sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views)
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views), seat_logs=logs
     )
     if over:
         signals.game_finished.send(sender=Game, game=game)
@@ -689,6 +698,31 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
         return moves
 
 
+# One viewer's whole log -----------------------------------------------------------
+
+
+def seat_view_with_log(*, game: Game, seat_number: int | None) -> tuple[SeatView | None, list[dict]]:
+    """That viewer's SeatView row (``None``: spectators) and their whole engine log, for the
+    whole-log page and the API. One query: the row and the game's state come from the same
+    statement, so the log is of the row's version. The log is the engine's view of the current
+    state for this viewer only (no replay), so it holds nothing this viewer may not see."""
+    state = GameState.objects.filter(game_id=OuterRef("game_id")).values("state")[:1]
+    row = (
+        SeatView.objects.filter(game=game, seat_number=seat_number)
+        .annotate(game_state=Subquery(state, output_field=JSONField()))
+        .first()
+    )
+    if row is None or not row.game_state:
+        return row, []
+    return row, game.engine.view(row.game_state, seat_number)["log"]
+
+
+def viewer_log(*, game: Game, seat_number: int | None) -> list[dict]:
+    """The whole engine log as ``seat_number`` (``None``: spectators) sees it now: one query."""
+    state = GameState.objects.filter(game=game).values_list("state", flat=True).first()
+    return game.engine.view(state, seat_number)["log"] if state else []
+
+
 # Visits ------------------------------------------------------------------------
 
 
@@ -776,8 +810,10 @@ def check_snapshot(game: Game) -> SnapshotReport:
         row = stored.get(number)
         if row is None:
             problems.append(f"no stored view for {_viewer_key(number)}")
-        elif row.view != view or row.log != log or row.legal_moves != legal:
+        elif row.view != view or row.legal_moves != legal:
             problems.append(f"stored view of {_viewer_key(number)} differs")
+        elif row.log_size != len(log) or row.log_tail != log_tail(log):
+            problems.append(f"stored log tail of {_viewer_key(number)} differs")
     waiting = set() if engine.is_over(state) else set(engine.waiting_for(state))
     awaited = set(Seat.objects.filter(game=game, awaited=True).values_list("number", flat=True))
     if waiting != awaited:

@@ -8,8 +8,9 @@ with ``transaction.on_commit`` instead) and must not raise unless they mean to
 undo the move. The sender is always ``games.models.Game``.
 
 Need to know: a receiver that describes the game to a person must build the
-text from that person's ``SeatView`` (``games.selectors.seat_view_for``), never
-from ``GameState``.
+text from that person's ``SeatView`` (``games.selectors.seat_view_for``) or
+that person's own log (``seat_logs`` below, ``games.services.viewer_log``),
+never from ``GameState``.
 
 ``game_started(game, seats)``
     The last seat was filled: seat numbers and colours are drawn, the engine's
@@ -17,7 +18,7 @@ from ``GameState``.
     lists every ``Seat`` in seat order (``seat.awaited`` tells who moves first).
     ``game_advanced`` is sent too, right after, for the seats awaited at start.
 
-``game_advanced(game, newly_awaited_seats, moves, seat_views)``
+``game_advanced(game, newly_awaited_seats, moves, seat_views, seat_logs)``
     After each applied move (``moves``: the new ``Move`` rows, oldest first;
     empty for the start of the game), the final move included.
     ``newly_awaited_seats``: the ``Seat`` rows whose input is awaited now and
@@ -29,8 +30,9 @@ from ``GameState``.
     included (``seat.is_bot``); skip them for e-mail. ``seat.awaited_since`` is
     this moment for every listed seat; empty after the final move (then
     ``game_finished`` follows). ``seat_views``: the fresh ``SeatView`` rows
-    just written, by seat number (``None``: spectators), ``log`` loaded — use
-    the one of the person you write to, so you need not read them again.
+    just written, by seat number (``None``: spectators); ``seat_logs``: each
+    viewer's whole engine log (not stored on the rows), same keys — use the
+    one of the person you write to, so you need not read them again.
 
 ``game_finished(game)``
     The game has ended: ``game.outcome`` holds the ranking

@@ -181,12 +181,16 @@ def _platform_event_text(event: GameEvent) -> str:
     return kind
 
 
-def _log_lines(game, seat_view, seat_number, players, *, full: bool = False) -> list[dict]:
+def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
     from games.ui import describe_event
 
     lines = []
     entries = selectors.log_entries(
-        game=game, seat_view=seat_view, seat_number=seat_number, full=full, limit=None if full else LOG_ON_PAGE
+        game=game,
+        seat_view=seat_view,
+        seat_number=seat_number,
+        full_log=full_log,
+        limit=None if full_log is not None else LOG_ON_PAGE,
     )
     for entry in entries:
         if entry.kind == "engine":
@@ -352,8 +356,8 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
         raise Http404
     players = selectors.player_dicts(access.seats)
-    seat_view = selectors.seat_view_for(game=game, seat_number=access.seat_number, with_log=True)
-    lines = _log_lines(game, seat_view, access.seat_number, players, full=True)
+    seat_view, log = services.seat_view_with_log(game=game, seat_number=access.seat_number)
+    lines = _log_lines(game, seat_view, access.seat_number, players, full_log=log)
     return render(request, "games/log.html", {"game": game, "lines": lines, "players": players})
 
 

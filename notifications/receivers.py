@@ -31,7 +31,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import NotifyMode
-from games import signals
+from games import services, signals
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
 from notifications import vacations
 from notifications.models import OutboxEmail, SeatNotice
@@ -115,15 +115,15 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     numbers = movers | {seat.number for seat in recipients}
     if not numbers:
         return
-    recipient_numbers = {seat.number for seat in recipients}
-    fresh = kwargs.get("seat_views")  # the rows the platform just wrote, log loaded (saves a query)
+    fresh = kwargs.get("seat_views")  # the rows the platform just wrote (saves a query)
+    logs = kwargs.get("seat_logs") or {}  # each viewer's whole log, in the platform's memory anyway
     if fresh and all(number in fresh for number in numbers):
         views = {number: fresh[number] for number in numbers}
     else:
         views = {
             row.seat_number: row
             for row in SeatView.objects.filter(game=game, seat_number__in=numbers).only(
-                "seat_number", "log_size", "legal_moves", *(["log"] if recipients else [])
+                "seat_number", "log_size", "legal_moves"
             )
         }
     notices = {row.seat_number: row for row in SeatNotice.objects.filter(game=game, seat_number__in=numbers)}
@@ -137,7 +137,8 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     for seat in recipients:
         notice = notices.get(seat.number)
         view = views.get(seat.number)
-        log = list(view.log) if view is not None and seat.number in recipient_numbers else []
+        # The recipient's own log only (need to know), derived for them alone if not passed.
+        log = logs[seat.number] if seat.number in logs else services.viewer_log(game=game, seat_number=seat.number)
         events = log[notice.log_mark if notice else 0 :]
         payload = {
             "seat_number": seat.number,

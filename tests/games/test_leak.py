@@ -8,7 +8,9 @@ Three layers, for each engine:
    by number label, Marumiere faces (no face number drawn beyond those the view gives).
 2. Positive controls: the viewer's own hand does appear, so the token checks are not vacuous.
 3. Isolation: with every OTHER seat's SeatView and the full GameState replaced by poison, the viewer's
-   responses are byte-for-byte the same — rendering has no path to anyone else's cards.
+   responses are byte-for-byte the same — rendering has no path to anyone else's cards. The whole log
+   (log page, API) is derived from the state through the engine's view of the asking viewer alone: that
+   one call still gets the real state, and it may be made for this viewer only.
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def login(client, user):
 def check_viewer(client, game, slug, seat, user):
     state = GameState.objects.get(game=game).state
     row = SeatView.objects.get(game=game, seat_number=seat)
-    view = row.full_view()
+    view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
     with time_machine.travel(game.started_at, tick=False):
         pages = responses_for(client, game)
@@ -160,7 +162,7 @@ def check_viewer(client, game, slug, seat, user):
     return pages
 
 
-def check_isolation(client, game, seat, user, pages_before):
+def check_isolation(client, game, seat, user, pages_before, monkeypatch):
     """Poison every other seat's view and the full state: this viewer's responses must not change."""
     others = list(
         SeatView.objects.filter(game=game).exclude(seat_number=seat)
@@ -169,20 +171,30 @@ def check_isolation(client, game, seat, user, pages_before):
     )
     state_row = GameState.objects.get(game=game)
     saved_state = state_row.state
-    saved = [(row.pk, row.view, row.log, row.log_tail, row.legal_moves) for row in others]
+    saved = [(row.pk, row.view, row.log_tail, row.legal_moves) for row in others]
     poison = {"poison": POISON, "hand": POISON, "rows": POISON, "log": [{"type": POISON}]}
     SeatView.objects.filter(pk__in=[row.pk for row in others]).update(
-        view=poison, log=[{"type": POISON}], log_tail=[{"type": POISON}], legal_moves=[{"type": POISON}]
+        view=poison, log_tail=[{"type": POISON}], legal_moves=[{"type": POISON}]
     )
     GameState.objects.filter(pk=state_row.pk).update(state=poison)
+    engine, asked_for = game.engine, []
+    real_view = engine.view
+
+    def view_of_the_real_state(state, viewer):
+        asked_for.append(viewer)
+        return real_view(saved_state if state == poison else state, viewer)
+
     try:
         login(client, user)
-        with time_machine.travel(game.started_at, tick=False):
+        with time_machine.travel(game.started_at, tick=False), monkeypatch.context() as patch:
+            patch.setattr(engine, "view", view_of_the_real_state)
             pages_after = responses_for(client, game)
     finally:
         GameState.objects.filter(pk=state_row.pk).update(state=saved_state)
-        for pk, view, log, log_tail, legal in saved:
-            SeatView.objects.filter(pk=pk).update(view=view, log=log, log_tail=log_tail, legal_moves=legal)
+        for pk, view, log_tail, legal in saved:
+            SeatView.objects.filter(pk=pk).update(view=view, log_tail=log_tail, legal_moves=legal)
+    assert asked_for, "the whole log is derived from the state: the check is vacuous"
+    assert set(asked_for) == {seat}, f"seat {seat}'s responses computed the views of {sorted(set(asked_for), key=str)}"
     for name in pages_after:
         assert normalise(pages_after[name]) == normalise(pages_before[name]), f"{name} of seat {seat} changed"
 
@@ -190,7 +202,7 @@ def check_isolation(client, game, seat, user, pages_before):
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", game_params())
 @pytest.mark.parametrize("seed", [1, 2])
-def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks):
+def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch):
     rng = random.Random(f"{slug}{seed}")
     options = {"memory": rng.choice(["strict", "open"])} if slug == "mamma-mia" else {}
     if slug == "marumiere":
@@ -208,7 +220,7 @@ def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture
                 pages = check_viewer(client, game, slug, seat, user)
                 hidden_seen += int(pages.pop("_hidden_count", "1")) > 0
                 if checkpoints <= 2:
-                    check_isolation(client, game, seat, user, pages)
+                    check_isolation(client, game, seat, user, pages, monkeypatch)
         awaited = Seat.objects.filter(game=game, awaited=True).select_related("user").order_by("?").first()
         legal = SeatView.objects.get(game=game, seat_number=awaited.number).legal_moves
         with django_capture_on_commit_callbacks(execute=True):

@@ -12,7 +12,6 @@ from notify_helpers import awaited, play, start_game, visit
 
 from accounts.models import NotifyMode
 from games import services
-from games.models import SeatView
 from notifications.models import OutboxEmail
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery", "site")]
@@ -84,7 +83,7 @@ def test_a_move_sends_one_turn_email_to_the_newly_awaited_player_with_everything
     row.refresh_from_db()
     assert row.status == OutboxEmail.Status.SENT and row.attempts == 1
     # Need to know: the events come from the recipient's own log only.
-    own_log = SeatView.objects.get(game=game, seat_number=nxt.number).log
+    own_log = services.viewer_log(game=game, seat_number=nxt.number)
     assert row.payload["events"] and all(event in own_log for event in row.payload["events"])
 
 
@@ -94,7 +93,7 @@ def test_the_events_listed_are_those_since_the_recipients_own_last_move(players,
     first = play(game)  # first player moves
     play(game)  # second player moves: first is awaited again
     row = turn_rows(first.user).latest("created_at")
-    own_log = SeatView.objects.get(game=game, seat_number=first.number).log
+    own_log = services.viewer_log(game=game, seat_number=first.number)
     before = turn_rows().exclude(pk=row.pk).get()  # the e-mail to the second player
     assert row.payload["events"] == own_log[-len(row.payload["events"]) :]
     # Nothing from before the first player's own move is repeated.
