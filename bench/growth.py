@@ -222,7 +222,8 @@ def histories(repeat: int, log) -> dict:
             "finished_games": count,
             "my_games": _measure(_page(client, "/games/"), repeat),
             "profile": _measure(_page(client, f"/u/{user.username}/"), repeat),
-            "profile_last_page": _measure(_page(client, f"/u/{user.username}/?page={max(1, count // 20)}"), repeat),
+            # The history pages by keyset: its "Oldest" link is the last page.
+            "profile_last_page": _measure(_page(client, f"/u/{user.username}/?page=oldest"), repeat),
         }
     return results
 

@@ -70,6 +70,7 @@ def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
 
 def finished_history(user, count: int, opponents: list) -> None:
     """``count`` finished games for ``user`` (2-4 seats, opponents from the list), newest last."""
+    from games import services
     from games.models import Game, GameStatus, Seat, seat_colours
 
     now = timezone.now()
@@ -96,8 +97,11 @@ def finished_history(user, count: int, opponents: list) -> None:
         colours = seat_colours(game.engine_slug, game.players)
         for seat_user, number in specs:
             seats.append(Seat(game=game, number=number, join_order=number, user=seat_user, colour=colours[number],
-                              final_rank=number + 1, final_score=10 - number))
+                              final_rank=number + 1, final_score=10 - number, finished_at=game.finished_at))
     Seat.objects.bulk_create(seats, batch_size=5000)
+    # The counters games.services._finish keeps, added the same way (one upsert per game kind).
+    for slug in ENGINES:
+        services.record_finished_seats(engine_slug=slug, seats=[s for s in seats if s.game.engine_slug == slug])
 
 
 # The fan-out: active games whose seats await their players ----------------------------------

@@ -191,6 +191,9 @@ class Seat(models.Model):
     # Written once the game has ended, for match history in SQL.
     final_rank = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     final_score = models.FloatField(_("score"), null=True, blank=True)
+    # The game's finished_at, copied here when it ends: a player's history is then a range
+    # of the index below (newest first), not a sort of every finished seat joined to its game.
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -207,6 +210,13 @@ class Seat(models.Model):
         indexes = [
             models.Index(fields=["user", "awaited"], name="games_seat_awaited_idx", condition=Q(awaited=True)),
             models.Index(fields=["deadline_at"], name="games_seat_deadline_idx", condition=Q(awaited=True)),
+            models.Index(
+                fields=["user", "-finished_at", "-game"],
+                name="games_seat_history_idx",
+                condition=Q(finished_at__isnull=False),
+            ),
+            # "My games" lists the games in progress without touching the finished seats.
+            models.Index(fields=["user"], name="games_seat_unfinished_idx", condition=Q(finished_at__isnull=True)),
         ]
 
     def __str__(self) -> str:
@@ -217,6 +227,33 @@ class Seat(models.Model):
         if self.user_id is not None:
             return self.user.public_name
         return str(_("Bot {n}").format(n=(self.number if self.number is not None else self.join_order) + 1))
+
+
+class PlayerStats(models.Model):
+    """One player's totals over their finished games of one engine, kept by the service that
+    finishes a game (in its transaction): the profile's statistics read one small row per
+    game instead of aggregating every finished seat of the player."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_stats")
+    engine_slug = models.CharField(_("game"), max_length=32)
+    played = models.PositiveIntegerField(_("Played"), default=0)
+    won = models.PositiveIntegerField(_("Won"), default=0)
+    # Seats with a place (the average place ignores a seat without one, as SQL's AVG does).
+    ranked = models.PositiveIntegerField(_("with a place"), default=0)
+    places_sum = models.PositiveIntegerField(_("sum of places"), default=0)
+    dropped = models.PositiveIntegerField(_("dropped out"), default=0)
+
+    class Meta:
+        verbose_name = _("player statistics")
+        verbose_name_plural = _("player statistics")
+        constraints = [models.UniqueConstraint(fields=["user", "engine_slug"], name="games_playerstats_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.engine_slug}"
+
+    @property
+    def average_place(self) -> float | None:
+        return self.places_sum / self.ranked if self.ranked else None
 
 
 class SeatView(models.Model):

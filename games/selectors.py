@@ -7,12 +7,13 @@ queries, whatever the length of a game or of a user's history.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, F, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
-from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
+from games.models import Game, GameEvent, GameStatus, Invitation, PlayerStats, Seat, SeatView, Visibility
 
 INVITED_SESSION_KEY = "games_invited"
 FINISHED_PER_PAGE = 10
@@ -180,7 +181,7 @@ class MyGames:
     waiting: list[Seat] = field(default_factory=list)
     open: list[Seat] = field(default_factory=list)
     invitations: list[Invitation] = field(default_factory=list)
-    finished: Page | None = None
+    finished: HistoryPage | None = None
 
 
 def _seats_prefetch():
@@ -190,8 +191,9 @@ def _seats_prefetch():
 def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
     """The "My games" sections; a fixed number of queries however many games the user played."""
     result = MyGames()
+    # finished_at IS NULL: a range of games_seat_unfinished_idx, not every seat the user ever had.
     current = (
-        Seat.objects.filter(user=user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
+        Seat.objects.filter(user=user, finished_at__isnull=True, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
         .select_related("game")
         .prefetch_related(_seats_prefetch())
         .order_by("awaited_since", "-game__started_at", "-game__created_at")
@@ -216,14 +218,95 @@ def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
         .select_related("game", "invited_by")
         .order_by("-created_at")
     )
-    finished = (
-        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
+    result.finished = history_page(user=user, page=finished_page, per_page=FINISHED_PER_PAGE)
+    return result
+
+
+# Finished games, newest first, paged by keyset -------------------------------------------
+#
+# A page is a range of games_seat_history_idx (user, finished_at DESC, game DESC): no COUNT(*)
+# and no OFFSET, so the newest, the oldest and any page between cost the same for 10 or
+# 10,000 finished games. The ``page`` parameter is a token: empty (the newest games),
+# "oldest", or "older.<key>" / "newer.<key>" (the games just older / newer than a row's key).
+
+OLDEST = "oldest"
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_MICROSECOND = dt.timedelta(microseconds=1)
+
+
+@dataclass
+class HistoryPage:
+    object_list: list[Seat]
+    newer: str | None = None  # token of the page just newer; None on the newest page
+    older: str | None = None  # token of the page just older; None on the oldest page
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.newer is not None or self.older is not None
+
+
+def _key_token(direction: str, seat: Seat) -> str:
+    return f"{direction}.{(seat.finished_at - _EPOCH) // _MICROSECOND}.{seat.game_id}"
+
+
+def _parse_token(page) -> tuple[str, tuple[dt.datetime, int] | None]:
+    """(``"newest"``, ``"oldest"``, ``"older"`` or ``"newer"``, the key): anything else is the newest page."""
+    token = str(page or "")
+    if token == OLDEST:
+        return OLDEST, None
+    direction, _, key = token.partition(".")
+    micros, _, game_id = key.partition(".")
+    if direction in ("older", "newer") and micros.lstrip("-").isdigit() and game_id.isdigit():
+        try:
+            return direction, (_EPOCH + int(micros) * _MICROSECOND, int(game_id))
+        except OverflowError:
+            pass
+    return "newest", None
+
+
+def _rows(qs: QuerySet, per_page: int) -> tuple[list[Seat], bool]:
+    """Up to ``per_page`` rows and whether there are more in that direction (one more row fetched)."""
+    rows = list(qs[: per_page + 1])
+    return rows[:per_page], len(rows) > per_page
+
+
+def history_page(*, user, page: int | str | None = None, per_page: int = 20) -> HistoryPage:
+    """``user``'s finished games (their Seat, the game and its seats with users), newest first:
+    two queries whatever the length of the history or the page asked for."""
+    qs = (
+        Seat.objects.filter(user=user, finished_at__isnull=False)
         .select_related("game")
         .prefetch_related(_seats_prefetch())
-        .order_by("-game__finished_at", "-game_id")
     )
-    result.finished = Paginator(finished, FINISHED_PER_PAGE).get_page(finished_page)
-    return result
+    newest_first, oldest_first = qs.order_by("-finished_at", "-game_id"), qs.order_by("finished_at", "game_id")
+    direction, key = _parse_token(page)
+    if direction == "older":
+        when, game_id = key
+        # finished_at <= when bounds the index range; the OR only settles ties within it.
+        older = Q(finished_at__lt=when) | Q(finished_at=when, game_id__lt=game_id)
+        rows, more = _rows(newest_first.filter(older, finished_at__lte=when), per_page)
+        if rows:
+            return _page(rows, newer=True, older=more)
+    elif direction == "newer":
+        when, game_id = key
+        newer = Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=game_id)
+        rows, more = _rows(oldest_first.filter(newer, finished_at__gte=when), per_page)
+        # Short of a full page, these are the newest games: show the newest page as it stands.
+        if more or len(rows) == per_page:
+            return _page(rows[::-1], newer=more, older=True)
+    elif direction == OLDEST:
+        rows, more = _rows(oldest_first, per_page)
+        return _page(rows[::-1], newer=more, older=False)
+    rows, more = _rows(newest_first, per_page)
+    return _page(rows, newer=False, older=more)
+
+
+def _page(rows: list[Seat], *, newer: bool, older: bool) -> HistoryPage:
+    return HistoryPage(
+        rows,
+        newer=_key_token("newer", rows[0]) if newer and rows else None,
+        older=_key_token("older", rows[-1]) if older and rows else None,
+    )
 
 
 # Lobby ------------------------------------------------------------------------------
@@ -254,41 +337,25 @@ def public_games_in_progress(*, engine_slug: str | None = None, limit: int = 10)
 # Match history -------------------------------------------------------------------------
 
 
-def match_history(*, user, page: int | str | None = 1) -> Page:
-    """``user``'s finished games, newest first, paginated: each row is their Seat with the game
-    and its other seats prefetched (opponents). Three queries for any history length."""
-    qs = (
-        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
-        .select_related("game")
-        .prefetch_related(_seats_prefetch())
-        .order_by("-game__finished_at", "-game_id")
-    )
-    return Paginator(qs, HISTORY_PER_PAGE).get_page(page)
+def match_history(*, user, page: int | str | None = None) -> HistoryPage:
+    """``user``'s finished games, newest first, a page at a time (``history_page``): each row is
+    their Seat with the game and its other seats prefetched (opponents). Two queries."""
+    return history_page(user=user, page=page, per_page=HISTORY_PER_PAGE)
 
 
 def game_stats(*, user) -> list[dict]:
-    """Per game: played, won, win rate, average place — aggregated in SQL, one query."""
-    rows = (
-        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED)
-        .values("game__engine_slug")
-        .annotate(
-            played=Count("id"),
-            won=Count("id", filter=Q(final_rank=1)),
-            average_place=Avg("final_rank"),
-            dropped=Count("id", filter=Q(dropped_out=True)),
-        )
-        .order_by("game__engine_slug")
-    )
+    """Per game: played, won, win rate, average place — from the counters the services keep
+    (``PlayerStats``), one query of one row per game whatever the length of the history."""
     stats = []
-    for row in rows:
+    for row in PlayerStats.objects.filter(user=user, played__gt=0).order_by("engine_slug"):
         stats.append(
             {
-                "engine_slug": row["game__engine_slug"],
-                "played": row["played"],
-                "won": row["won"],
-                "win_rate": row["won"] / row["played"] if row["played"] else 0,
-                "average_place": row["average_place"],
-                "dropped": row["dropped"],
+                "engine_slug": row.engine_slug,
+                "played": row.played,
+                "won": row.won,
+                "win_rate": row.won / row.played,
+                "average_place": row.average_place,
+                "dropped": row.dropped,
             }
         )
     return stats

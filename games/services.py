@@ -19,14 +19,14 @@ import logging
 import random
 import secrets
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
 
@@ -54,6 +54,7 @@ from games.models import (
     Invitation,
     MadeBy,
     Move,
+    PlayerStats,
     Seat,
     SeatView,
     TimeLimit,
@@ -623,7 +624,55 @@ def _finish(table: Table, state: dict, now) -> None:
     for seat in table.seats:
         row = by_number.get(seat.number, {})
         seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
-    Seat.objects.bulk_update(table.seats, ["final_rank", "final_score"])
+        seat.finished_at = now
+    Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
+    record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
+
+
+# Player statistics ----------------------------------------------------------------
+
+STATS_COUNTERS = ("played", "won", "ranked", "places_sum", "dropped")
+
+
+def record_finished_seats(*, engine_slug: str, seats: Iterable[Seat]) -> None:
+    """Add finished seats of ``engine_slug`` games to their players' ``PlayerStats``: one query.
+
+    ``_finish`` calls it in the transaction that ends the game (the bench's bulk histories
+    too), so the counters always equal the aggregate over the player's finished seats.
+    """
+    totals: dict[tuple[int, str], list[int]] = {}
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        counts = totals.setdefault((seat.user_id, engine_slug), [0] * len(STATS_COUNTERS))
+        counts[0] += 1
+        counts[1] += seat.final_rank == 1
+        if seat.final_rank is not None:
+            counts[2] += 1
+            counts[3] += seat.final_rank
+        counts[4] += seat.dropped_out
+    _add_to_player_stats(totals)
+
+
+def _add_to_player_stats(deltas: dict[tuple[int, str], list[int]]) -> None:
+    """Add ``deltas`` (per (user id, engine slug), counters in ``STATS_COUNTERS`` order).
+
+    One INSERT ... ON CONFLICT DO UPDATE that adds to the stored counters: two games ending
+    at once for the same player each add their own, where the ORM's upsert would overwrite.
+    Rows go in key order, so two such statements lock the rows they share in the same order.
+    """
+    if not deltas:
+        return
+    table = PlayerStats._meta.db_table
+    columns = ", ".join(STATS_COUNTERS)
+    updates = ", ".join(f"{name} = {table}.{name} + EXCLUDED.{name}" for name in STATS_COUNTERS)
+    rows = sorted(deltas.items())
+    placeholders = ", ".join(["(" + ", ".join(["%s"] * (2 + len(STATS_COUNTERS))) + ")"] * len(rows))
+    params = [value for (user_id, slug), counts in rows for value in (user_id, slug, *counts)]
+    with connection.cursor() as cursor:
+        # Only names from the model and STATS_COUNTERS are formatted in; every value is a parameter.
+        insert = f"INSERT INTO {table} (user_id, engine_slug, {columns}) VALUES {placeholders}"  # noqa: S608
+        cursor.execute(f"{insert} ON CONFLICT (user_id, engine_slug) DO UPDATE SET {updates}", params)
 
 
 # Bots and timeouts -----------------------------------------------------------------
@@ -690,6 +739,9 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
             seat.is_bot, seat.dropped_out = True, True
             fields += ["is_bot", "dropped_out"]
         seat.save(update_fields=fields)
+        if dropped and game.status == GameStatus.FINISHED:
+            # The timed-out move ended the game: _finish counted this seat before it dropped out.
+            _add_to_player_stats({(seat.user_id, game.engine_slug): [0, 0, 0, 0, 1]})
         _add_event(table, GameEvent.Kind.TIMEOUT, seat)
         if dropped:
             _add_event(table, GameEvent.Kind.DROPPED_OUT, seat)

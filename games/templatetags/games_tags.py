@@ -64,7 +64,8 @@ def awaited_summary(game) -> str:
 def match_history(context, profile_user, page=1):
     """``{% match_history profile_user page %}``: finished games (paginated) and per-game stats.
 
-    A fixed number of queries whatever the length of the history (stats aggregated in SQL).
+    Three queries whatever the length of the history or the page shown: the stats are the
+    counters ``PlayerStats`` keeps, the history a keyset page (``selectors.history_page``).
     """
     stats = selectors.game_stats(user=profile_user)
     for row in stats:
