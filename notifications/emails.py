@@ -14,6 +14,7 @@ import html
 import logging
 import re
 import zoneinfo
+from email.headerregistry import BaseHeader
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -355,10 +356,79 @@ class UnfoldedHeader(str):
         return f"{self.name}: {self}{policy.linesep}"
 
 
+class MemoisingPolicy(email.policy.EmailPolicy):
+    """The e-mail policy it is made from, remembering the headers it parsed and folded.
+
+    Building a message with the ``email`` package parses every header it sets
+    and refolds every header it writes, which costs more CPU than rendering
+    the e-mail's templates; most headers repeat from one notification to the
+    next (From, List-Id, the MIME headers of the parts, a game's subject and
+    thread). Header objects are immutable and the result depends only on the
+    name, the value and the policy, so a repeat is served from memory.
+    """
+
+    MAX_REMEMBERED = 4096
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self._forget()
+
+    def clone(self, **kw):
+        if all(getattr(self, name) == value for name, value in kw.items()):
+            return self  # policies are immutable: the generator clones each part's with the same line separator
+        clone = super().clone(**kw)
+        clone._forget()  # another line length or separator folds differently
+        return clone
+
+    def _forget(self) -> None:
+        object.__setattr__(self, "_parsed", {})
+        object.__setattr__(self, "_folded", {})
+        object.__setattr__(self, "_max_counts", {})
+
+    def header_store_parse(self, name, value):
+        if type(value) is not str:
+            return super().header_store_parse(name, value)
+        key = (name, value)
+        parsed = self._parsed.get(key)
+        if parsed is None:
+            parsed = self._remember(self._parsed, key, super().header_store_parse(name, value))
+        return parsed
+
+    def header_max_count(self, name):
+        # The registry builds a new class for every lookup; the answer depends on the name alone.
+        key = name.lower()
+        if key not in self._max_counts:
+            self._max_counts[key] = super().header_max_count(name)
+        return self._max_counts[key]
+
+    def _fold(self, name, value, refold_binary=False):
+        if not isinstance(value, BaseHeader):
+            return super()._fold(name, value, refold_binary=refold_binary)
+        # By identity: a header object remembered above, folded before (it holds on to it, so the id stays its own).
+        key = (id(value), name, refold_binary)
+        remembered = self._folded.get(key)
+        if remembered is None or remembered[0] is not value:
+            remembered = self._remember(
+                self._folded, key, (value, super()._fold(name, value, refold_binary=refold_binary))
+            )
+        return remembered[1]
+
+    def _remember(self, memory: dict, key, value):
+        if len(memory) >= self.MAX_REMEMBERED:
+            memory.clear()
+        memory[key] = value
+        return value
+
+
+# The policies Django's mail backends use (the SMTP backend: email.policy.SMTP), each with its memoising twin.
+_MEMOISING = {policy: MemoisingPolicy(**vars(policy)) for policy in (email.policy.SMTP, email.policy.default)}
+
+
 class NotificationMessage(EmailMultiAlternatives):
     UNFOLDED = ("List-Unsubscribe",)
 
     def message(self, *, policy=email.policy.default):
+        policy = _MEMOISING.get(policy, policy)
         msg = super().message(policy=policy)
         for name in self.UNFOLDED:
             value = msg.get(name)

@@ -400,3 +400,31 @@ def test_a_fan_out_is_queued_as_one_task_per_batch(players, monkeypatch, run_on_
     assert len(ids) == 60
     assert [len(batch) for batch in published] == [delivery.BATCH_SIZE, delivery.BATCH_SIZE, 10]
     assert sorted(pk for batch in published for pk in batch) == sorted(ids)
+
+
+@pytest.mark.django_db
+def test_remembered_headers_give_the_very_same_message(players, monkeypatch):
+    """The memoising e-mail policy is only faster: the bytes sent are those of Python's own policy."""
+    import email.policy
+    import re
+
+    from notifications import emails
+
+    players[1].language, players[2].language = "ja", "fr"  # non-ASCII subjects and names: encoded words
+    players[1].display_name = "ぷれいやー　いち Ünïcode-Spieler"
+    for player in players[1:3]:
+        player.save()
+
+    def sent_bytes(rows):
+        boundaries = re.compile(rb"={15}\d+==")
+        return [boundaries.sub(b"BOUNDARY", emails.build_message(row).message(policy=email.policy.SMTP).as_bytes())
+                for row in rows]
+
+    with time_machine.travel(T0, tick=False):
+        start_game("mamma-mia", players[:3])
+        rows = list(pending().order_by("pk").select_related("user", "game"))
+        remembered = sent_bytes(rows), sent_bytes(rows)  # the second time from memory
+        monkeypatch.setattr(emails, "_MEMOISING", {})
+        plain = sent_bytes(rows)
+    assert remembered[0] == remembered[1] == plain
+    assert any(b"=?utf-8?" in message for message in plain)
