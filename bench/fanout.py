@@ -1,9 +1,9 @@
 """Fan-out: 10,000 "your move" e-mails queued at once, delivered by the Celery workers to a local SMTP server.
 
 The e-mails go through the real path: ``notifications.outbox.queue`` writes the
-outbox rows in one transaction and queues one ``deliver_email`` task per row
-after commit; the workers claim, render (in each recipient's language) and
-send each over SMTP to the mail catcher, which writes one file per message.
+outbox rows in one transaction and queues one ``deliver_emails`` task per batch
+of rows after commit; the workers claim, render (in each recipient's language)
+and send each over SMTP to the mail catcher, which writes one file per message.
 The clock runs from the start of that transaction to the last file.
 """
 

@@ -3,7 +3,7 @@
 The outbox is what makes e-mail reliable. The signal receivers write one
 ``OutboxEmail`` row per e-mail INSIDE the transaction that made the move, so the
 row exists exactly when the move does. Delivery happens later, from Celery:
-``transaction.on_commit`` queues ``deliver_email(row id)`` and the beat-driven
+``transaction.on_commit`` queues ``deliver_emails(row ids)`` and the beat-driven
 sweeper delivers whatever is still pending (a queueing that was lost because
 the broker or the workers were down). ``dedupe_key`` is unique: the same
 logical e-mail can never be queued twice, and a row is marked sent in the
