@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 
 import pytest
 from django.core.management import call_command
@@ -12,10 +13,12 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 from game_helpers import awaited_human, start_game
 
 from games import selectors, services, signals
 from games.models import GameEvent, GameState, GameStatus, Move, Seat, SeatView
+from games.ui import describe_event
 
 
 def advance(game, moves, rng):
@@ -196,6 +199,42 @@ def test_check_snapshots_reports_a_tampered_game(players):
         call_command("check_snapshots")
     with pytest.raises(CommandError):
         call_command("verify_deal", game.pk)  # not finished: the seed is still secret
+
+
+@pytest.mark.django_db
+def test_check_snapshot_reports_a_stored_log_tail_or_size_that_differs(players):
+    game = start_game("konamon", players[:3])
+    advance(game, 40, random.Random(4))
+    assert services.check_snapshot(game).problems == []
+    row = SeatView.objects.get(game=game, seat_number=1)
+    SeatView.objects.filter(pk=row.pk).update(log_size=row.log_size + 1)
+    assert services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
+    SeatView.objects.filter(pk=row.pk).update(log_size=row.log_size, log_tail=row.log_tail[1:])
+    assert services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["konamon", "marumiere", "mamma-mia"])
+def test_the_api_and_the_whole_log_page_give_each_viewer_its_own_whole_log(slug, players, client):
+    game = start_game(slug, players[:3])
+    advance(game, 60, random.Random(8))
+    state = GameState.objects.get(game=game).state
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    players_shown = selectors.player_dicts(seats)
+    for seat in [*seats, None]:
+        number = seat.number if seat is not None else None
+        client.logout()
+        if seat is not None:
+            client.force_login(seat.user)
+        expected = game.engine.view(state, number)
+        assert client.get(reverse("api-game", args=[game.pk])).json()["view"] == json.loads(json.dumps(expected))
+        row = SeatView.objects.get(game=game, seat_number=number)
+        assert row.log_size == len(expected["log"]) and row.log_tail == services.log_tail(expected["log"])
+        page = client.get(reverse("game-log", args=[game.pk])).content.decode()
+        lines = re.findall(r"<li[^>]*>(.*?)</li>", page, flags=re.S)
+        assert len(row.log_tail) < row.log_size  # so the first event is on the whole-log page only
+        for event in (expected["log"][0], expected["log"][-1]):
+            assert any(escape(describe_event(slug, event, players_shown)) in line for line in lines)
 
 
 @pytest.mark.django_db
