@@ -81,7 +81,7 @@ class SeatNotice(models.Model):
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     seat_number = models.PositiveSmallIntegerField()
-    # Length of the seat's own log (SeatView.log) right after its last move.
+    # Length of the seat's own log (SeatView.log_size) right after its last move.
     log_mark = models.PositiveIntegerField(default=0)
     # Game version right after its last move (platform events since then are news too).
     version_mark = models.PositiveIntegerField(default=0)
