@@ -243,14 +243,15 @@ def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
 def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list[OutboxEmail]:
     """Send each (row, message) over ``connection``; record the failures on their rows; the rows sent."""
     sent: list[OutboxEmail] = []
-    fresh, unreachable = True, None  # fresh: the next send opens a connection not yet proven to work
+    unreachable = None
     for row, message in messages:
         if unreachable is not None:
             # A new connection just failed: the rest would wait for the same refusal or timeout, one by one.
             outcomes[row.pk] = _failed(row, unreachable, now)
             continue
+        connecting = True  # until open() says it reused a connection (an old one may just have gone stale)
         try:
-            connection.open()  # a no-op while it is open
+            connecting = connection.open() is not False  # False: already open; None: a backend without connections
             if not connection.send_messages([message]):
                 raise smtplib.SMTPException("the mail backend sent nothing")
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
@@ -259,11 +260,9 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
                 # The connection may be the broken thing: the next row starts afresh.
                 with suppress(Exception):
                     connection.close()
-                if fresh and _unreachable(exc):
+                if connecting and _unreachable(exc):
                     unreachable = exc
-                fresh = True
             continue
-        fresh = False
         sent.append(row)
     return sent
 

@@ -304,6 +304,21 @@ def test_a_mail_server_that_cannot_be_reached_defers_the_whole_batch_at_once(tab
         assert "ConnectionRefusedError" in row.last_error and row.next_attempt_at > timezone.now()
 
 
+@pytest.mark.django_db
+def test_a_connection_gone_stale_is_reopened_for_the_rest_of_the_batch(table, scripted_mailer):
+    """The sweeper's connection, open since its last batch, was dropped by the server meanwhile."""
+    from notify_helpers import ScriptedBackend
+
+    ids = list(pending().order_by("pk").values_list("pk", flat=True))
+    mailer = ScriptedBackend()
+    mailer.open()
+    scripted_mailer.errors = [smtplib.SMTPServerDisconnected("Connection unexpectedly closed")]
+    outcomes = delivery.deliver_many(ids, mailer=mailer)
+    assert outcomes == {pk: Outcome.RETRY if pk == ids[0] else Outcome.SENT for pk in ids}
+    assert scripted_mailer.connections == 2
+    assert len(scripted_mailer.sent) == 3
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_batch_skips_the_rows_another_transaction_holds(players, scripted_mailer, monkeypatch):
     monkeypatch.setattr("notifications.outbox.enqueue", lambda ids: None)  # leave them pending at commit
