@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
 from django.utils.html import format_html, format_html_join
@@ -19,9 +21,15 @@ def place(rank) -> str:
     """A finishing place in the reader's language: 1st, 1位, 第1名, 1er."""
     if rank in (None, ""):
         return ""
-    if (get_language() or "en").startswith("en"):
+    return _place(get_language() or "en", str(rank))
+
+
+@functools.lru_cache(maxsize=512)
+def _place(language: str, rank: str) -> str:
+    # Cached: humanize's ordinal looks up ten translations per call, for every row of a history page.
+    if language.startswith("en"):
         return ordinal(rank)
-    if str(rank) == "1":
+    if rank == "1":
         return pgettext("finishing place", "first place")
     return pgettext("finishing place", "place %(rank)s") % {"rank": rank}
 
