@@ -243,11 +243,17 @@ def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
 def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list[OutboxEmail]:
     """Send each (row, message) over ``connection``; record the failures on their rows; the rows sent."""
     sent: list[OutboxEmail] = []
-    unreachable = None
+    unreachable, refused = None, set()
     for row, message in messages:
         if unreachable is not None:
             # A new connection just failed: the rest would wait for the same refusal or timeout, one by one.
             outcomes[row.pk] = _failed(row, unreachable, now)
+            continue
+        if row.user_id in refused:
+            # Its address was refused for good a moment ago (and flagged): as obsolete_reason would say now.
+            row.status, row.last_error = OutboxEmail.Status.DROPPED, "address undeliverable"
+            row.save(update_fields=["status", "last_error"])
+            outcomes[row.pk] = Outcome.DROPPED
             continue
         connecting = True  # until open() says it reused a connection (an old one may just have gone stale)
         try:
@@ -256,7 +262,10 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
                 raise smtplib.SMTPException("the mail backend sent nothing")
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
             outcomes[row.pk] = _failed(row, exc, now)
-            if classify(exc) is None:
+            permanent = classify(exc)
+            if permanent is not None and permanent.bad_address:
+                refused.add(row.user_id)
+            elif permanent is None:
                 # The connection may be the broken thing: the next row starts afresh.
                 with suppress(Exception):
                     connection.close()

@@ -282,6 +282,20 @@ def test_a_refused_recipient_in_a_batch_is_flagged_and_the_others_are_sent(table
 
 
 @pytest.mark.django_db
+def test_nothing_more_goes_to_an_address_refused_earlier_in_the_same_batch(table, scripted_mailer):
+    first = pending().order_by("pk").select_related("user").first()
+    later = OutboxEmail.objects.create(
+        user=first.user, kind=OutboxEmail.Kind.DIGEST, dedupe_key="digest:later", message_id="<later@play.example>"
+    )
+    scripted_mailer.refused = {first.user.email: (550, b"5.1.1 no such user")}
+    outcomes = delivery.deliver_many(list(pending().values_list("pk", flat=True)))
+    assert outcomes[first.pk] is Outcome.FAILED and outcomes[later.pk] is Outcome.DROPPED
+    later.refresh_from_db()
+    assert later.status == OutboxEmail.Status.DROPPED and later.attempts == 0
+    assert list(outcomes.values()).count(Outcome.SENT) == 3
+
+
+@pytest.mark.django_db
 def test_a_recipient_refused_for_now_is_retried_alone(table, scripted_mailer):
     rows = list(pending().order_by("pk").select_related("user"))
     scripted_mailer.errors = [smtplib.SMTPRecipientsRefused({rows[0].user.email: (452, b"mailbox full")})]
