@@ -127,9 +127,12 @@ def enqueue(ids: list[int]) -> None:
     from notifications.tasks import deliver_emails
 
     for start in range(0, len(ids), BATCH_SIZE):
-        batch = ids[start : start + BATCH_SIZE]
         try:
-            deliver_emails.apply_async(args=[batch], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+            deliver_emails.apply_async(
+                args=[ids[start : start + BATCH_SIZE]], retry=True, retry_policy=PUBLISH_RETRY_POLICY
+            )
         except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
-            logger.warning("could not queue delivery of outbox e-mails %s; the sweeper will send them", batch,
-                           exc_info=True)
+            # The next batches would wait for the same broker, each up to the retry policy's delays.
+            logger.warning("could not queue delivery of %s outbox e-mails (ids from %s); the sweeper will send them",
+                           len(ids) - start, ids[start], exc_info=True)
+            return

@@ -41,6 +41,7 @@ def deliver_emails(email_ids: list[int]) -> dict[str, int]:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60, max_retries=5)
 def deliver_email(email_id: int) -> str:
+    """One row (tasks queued before batches, a manual resend): the same as ``deliver_emails([email_id])``."""
     from notifications.delivery import deliver_many
 
     outcomes = deliver_many([email_id])

@@ -457,3 +457,21 @@ def test_remembered_headers_give_the_very_same_message(players, monkeypatch):
         plain = sent_bytes(rows)
     assert remembered[0] == remembered[1] == plain
     assert any(b"=?utf-8?" in message for message in plain)
+
+
+@pytest.mark.django_db
+def test_a_fan_out_stops_publishing_at_the_first_batch_the_broker_refuses(players, monkeypatch, run_on_commit):
+    from kombu.exceptions import OperationalError
+
+    attempts = []
+
+    def broker_down(*args, **kwargs):
+        attempts.append(args)
+        raise OperationalError("Error 111 connecting to redis. Connection refused.")
+
+    monkeypatch.setattr(tasks.deliver_emails, "apply_async", broker_down)
+    drafts = [Draft(players[n % 4], OutboxEmail.Kind.CANCELLED, f"cancelled:{n}:1", None, {}) for n in range(60)]
+    with run_on_commit():
+        queue(drafts)
+    assert len(attempts) == 1  # not once per batch, each waiting out the retry policy
+    assert pending().count() == 60  # the sweeper's
