@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -18,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import board as game_board
 from games import selectors, services
 from games.engines import ENGINE_MODULES, get_engine
 from games.exceptions import BadInput, GameError
@@ -234,32 +236,50 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         return context
     if game.status == GameStatus.CANCELLED:
         return context
-    seat_view = selectors.seat_view_for(game=game, seat_number=seat_number)
-    if seat_view is None:
-        raise Http404
-    ui = _ui(game.engine_slug)
-    view = {**seat_view.view, "log": seat_view.log_tail}
-    legal_moves = seat_view.legal_moves if access.seat is not None and not access.seat.is_bot else []
-    context.update(ui.page_context(view=view, legal_moves=legal_moves, seat=seat_number, players=players))
-    scores = view.get("scores") or []
-    context.update(
-        {
-            "players": [{**p, "score_now": scores[i] if i < len(scores) else None} for i, p in enumerate(players)],
-            "seat_view": seat_view,
-            "view": view,
-            "table_template": ui.table_template,
-            "moves_template": ui.moves_template,
-            "legal_moves": legal_moves,
-            "my_turn": bool(legal_moves) and game.status == GameStatus.ACTIVE,
-            "awaited": [p for p in players if p["awaited"]],
-            "log_lines": _log_lines(game, seat_view, seat_number, players),
-            "log_is_trimmed": seat_view.log_size > LOG_ON_PAGE,
-        }
+    shows_moves = access.seat is not None and not access.seat.is_bot
+
+    def build_board() -> game_board.BoardParts:
+        # Only on a cache miss: the viewer's own SeatView row, the UI's context and the log.
+        seat_view = selectors.seat_view_for(game=game, seat_number=seat_number)
+        if seat_view is None:
+            raise Http404
+        ui = _ui(game.engine_slug)
+        view = {**seat_view.view, "log": seat_view.log_tail}
+        legal_moves = seat_view.legal_moves if shows_moves else []
+        my_turn = bool(legal_moves) and game.status == GameStatus.ACTIVE
+        scores = view.get("scores") or []
+        board = ui.page_context(view=view, legal_moves=legal_moves, seat=seat_number, players=players)
+        board.update(
+            {
+                "game": game,
+                "players": [{**p, "score_now": scores[i] if i < len(scores) else None} for i, p in enumerate(players)],
+                "seat": access.seat,
+                "seat_view": seat_view,
+                "view": view,
+                "table_template": ui.table_template,
+                "moves_template": ui.moves_template,
+                "legal_moves": legal_moves,
+                "my_turn": my_turn,
+                "log_lines": _log_lines(game, seat_view, seat_number, players),
+                "log_is_trimmed": seat_view.log_size > LOG_ON_PAGE,
+            }
+        )
+        if game.status == GameStatus.FINISHED:
+            board.update(_finished_context(game, players, ui))
+        # A move committed between reading the game and this row: right for now, wrong under this key.
+        of_this_version = max(seat_view.view_version, seat_view.moves_version) <= game.version
+        return game_board.BoardParts(context=board, my_turn=my_turn, cacheable=of_this_version)
+
+    # The board (players, table, move form, log) changes only with the game's version: cached per viewer.
+    board = game_board.render_board(
+        key=game_board.board_key(game=game, viewer_seat=seat_number, players=players, shows_moves=shows_moves),
+        build=build_board,
+        csrf_token=get_token(request),
+        idempotency_key=str(context["idempotency_key"]),
     )
-    if context["my_turn"]:
+    context.update({"board": board.html, "my_turn": board.my_turn, "awaited": [p for p in players if p["awaited"]]})
+    if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
-    if game.status == GameStatus.FINISHED:
-        context.update(_finished_context(game, players, ui))
     return context
 
 

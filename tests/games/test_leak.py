@@ -22,6 +22,7 @@ import uuid
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
 from game_helpers import game_params, start_game
@@ -186,6 +187,8 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
 
     try:
         login(client, user)
+        # Rendered afresh: the board cached before the poisoning would answer without reading anything.
+        cache.clear()
         with time_machine.travel(game.started_at, tick=False), monkeypatch.context() as patch:
             patch.setattr(engine, "view", view_of_the_real_state)
             pages_after = responses_for(client, game)
