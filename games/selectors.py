@@ -83,7 +83,8 @@ def invited_games(session) -> set[int]:
 def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     """The game, its seats (with users) and what ``user`` may see of it: two queries (three for
     a private game seen by someone not seated). ``None`` if there is no such game."""
-    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    # Only the creator's id is ever needed (``created_by_id``): no join to the users table.
+    game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None
     seats = list(game.seats.select_related("user").order_by("number", "join_order"))
