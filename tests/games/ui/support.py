@@ -31,7 +31,11 @@ def template_engine() -> Engine:
     return Engine(
         dirs=[str(ROOT / "templates")],
         loaders=[("django.template.loaders.locmem.Loader", FAKE_PARTIALS), "django.template.loaders.filesystem.Loader"],
-        libraries={"i18n": "django.templatetags.i18n", "static": "django.templatetags.static"},
+        libraries={
+            "i18n": "django.templatetags.i18n",
+            "static": "django.templatetags.static",
+            "konamon_cards": "games.templatetags.konamon_cards",
+        },
         string_if_invalid="",
         debug=True,
     )
