@@ -183,6 +183,12 @@ def customer_context(customer: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def served_customer(cid: Any) -> dict[str, Any]:
+    """A customer a seat has served, as the seat lists it: name and bonus (no order, no effect)."""
+    data = customers_by_id().get(cid, {}) if isinstance(cid, str) else {}
+    return {"id": cid, "name": names.localized(data.get("name")) or str(cid), "bonus": data.get("bonus")}
+
+
 def mood_track(customers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The four mood places, 3 to 0, each with its customers."""
     places = []
@@ -546,7 +552,7 @@ class KonamonUI(GameUI):
             "hand_size": at(view.get("hand_sizes"), seat),
             "chosen": bool(at(view.get("chosen"), seat)),
             "played": [action_card(n) for n in played],
-            "taken": [customer_context({"id": cid}) for cid in at(view.get("taken"), seat) or []],
+            "taken": [served_customer(cid) for cid in at(view.get("taken"), seat) or []],
         }
 
     @staticmethod
