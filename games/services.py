@@ -182,7 +182,10 @@ def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
     table = Table(game=game, seats=seats)
     if game.status != GameStatus.OPEN:
-        table.views = {v.seat_number: v for v in SeatView.objects.filter(game=game).defer("log_tail")}
+        rows = SeatView.objects.filter(game=game)
+        if not _per_event_log(game.engine):
+            rows = rows.defer("log_tail")  # the move recomputes every viewer's whole log anyway
+        table.views = {v.seat_number: v for v in rows}
     table.state_row = state_row
     return table
 
@@ -190,8 +193,19 @@ def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
 # Computing views ---------------------------------------------------------------
 
 
-def _compute_views(engine, state: dict, players: int) -> dict[int | None, tuple[dict, list, list]]:
-    """Per viewer: (view without log, log, legal moves)."""
+def _per_event_log(engine) -> bool:
+    return getattr(engine, "per_event_log", False)
+
+
+def _compute_views(engine, state: dict, players: int, *, since: int = 0) -> dict[int | None, tuple[dict, list, list]]:
+    """Per viewer: (view without log, log, legal moves).
+
+    With ``since`` (only for an engine with ``per_event_log``), the log is only that viewer's
+    share of the events from ``state["log"][since]`` on: the engine views a shallow copy of the
+    state whose log holds just those, so a move costs the same early or late in a game.
+    """
+    if since:
+        state = {**state, "log": state["log"][since:]}
     result: dict[int | None, tuple[dict, list, list]] = {}
     for seat_number in [*range(players), None]:
         view, log = _split_view(engine.view(state, seat_number))
@@ -200,13 +214,18 @@ def _compute_views(engine, state: dict, players: int) -> dict[int | None, tuple[
     return result
 
 
-def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> dict[int | None, list[dict]]:
+def _write_views(
+    table: Table, computed, *, version: int, movers: set[int], appended: bool = False
+) -> dict[int | None, list[dict]]:
     """Update (or create) every SeatView row from freshly computed views: one query.
 
     Each row keeps only the bounded ``log_tail`` and ``log_size``, never the whole
     log: rewriting every viewer's whole log made a move near the end of a long game
-    cost ten times one near its start. Returns each viewer's whole log (already in
-    memory) for the receivers of this move's signal.
+    cost ten times one near its start. ``appended``: each computed log holds only the
+    viewer's events since its row was written (``_compute_views`` with ``since``); they
+    extend the stored tail, which is cut again (the tail keeps at least LOG_TAIL events,
+    so this is the tail of the whole log). Returns each viewer's whole log when it was
+    computed (already in memory) for the receivers of this move's signal; else ``{}``.
     """
     to_update, to_create = [], []
     logs: dict[int | None, list[dict]] = {}
@@ -215,12 +234,16 @@ def _write_views(table: Table, computed, *, version: int, movers: set[int]) -> d
         creating = row is None
         if creating:
             row = SeatView(game=table.game, seat_number=seat_number)
-        view_changed = creating or row.view != view or row.log_size != len(log)
+        if appended:
+            size, tail = row.log_size + len(log), log_tail(row.log_tail + log) if log else row.log_tail
+        else:
+            size, tail = len(log), log_tail(log)
+            logs[seat_number] = log
+        view_changed = creating or row.view != view or row.log_size != size
         moves_changed = creating or seat_number in movers or row.legal_moves != legal
         row.view = view
-        logs[seat_number] = log
-        row.log_tail = log_tail(log)
-        row.log_size = len(log)
+        row.log_tail = tail
+        row.log_size = size
         row.legal_moves = legal
         if view_changed:
             row.view_version = version
@@ -584,6 +607,8 @@ def do_play_move(
         state = engine.play(state_row.state, seat.number, move)
     except EngineIllegalMove as exc:
         raise IllegalMove(engine_error=exc) from exc
+    # ``play`` never changes its input, so the old log's length says where this move's events begin.
+    since = len(state_row.state["log"])
     now = timezone.now()
     game.version += 1
     # The row lock makes the sequence (and the idempotency key, checked under it) unique.
@@ -598,7 +623,11 @@ def do_play_move(
     state_row.state = state
     state_row.save(update_fields=["state"])
     movers = {seat.number}
-    logs = _write_views(table, _compute_views(engine, state, game.players), version=game.version, movers=movers)
+    # Each viewer's new events only, added to its stored tail, when the engine allows it and every
+    # row is there to extend (always, once started); else every viewer's whole log.
+    appended = _per_event_log(engine) and all(n in table.views for n in [*range(game.players), None])
+    computed = _compute_views(engine, state, game.players, since=since if appended else 0)
+    logs = _write_views(table, computed, version=game.version, movers=movers, appended=appended)
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
     newly = _update_awaited(table, waiting, movers=movers, now=now)

@@ -31,8 +31,12 @@ never from ``GameState``.
     this moment for every listed seat; empty after the final move (then
     ``game_finished`` follows). ``seat_views``: the fresh ``SeatView`` rows
     just written, by seat number (``None``: spectators); ``seat_logs``: each
-    viewer's whole engine log (not stored on the rows), same keys — use the
-    one of the person you write to, so you need not read them again.
+    viewer's whole engine log (not stored on the rows), same keys, when the
+    move computed it — use the one of the person you write to, so you need not
+    read them again. It is empty when the engine's ``per_event_log`` let the
+    move compute only each viewer's new events: then the row's ``log_tail``
+    holds the last events of that log (it ends at ``log_size``), and
+    ``games.services.viewer_log`` derives the whole of it.
 
 ``game_finished(game)``
     The game has ended: ``game.outcome`` holds the ranking

@@ -116,7 +116,7 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     if not numbers:
         return
     fresh = kwargs.get("seat_views")  # the rows the platform just wrote (saves a query)
-    logs = kwargs.get("seat_logs") or {}  # each viewer's whole log, in the platform's memory anyway
+    logs = kwargs.get("seat_logs") or {}  # whole logs the platform computed anyway (not always)
     if fresh and all(number in fresh for number in numbers):
         views = {number: fresh[number] for number in numbers}
     else:
@@ -137,16 +137,14 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     for seat in recipients:
         notice = notices.get(seat.number)
         view = views.get(seat.number)
-        # The recipient's own log only (need to know), derived for them alone if not passed.
-        log = logs[seat.number] if seat.number in logs else services.viewer_log(game=game, seat_number=seat.number)
-        events = log[notice.log_mark if notice else 0 :]
+        events, skipped = _events_since(game, seat.number, notice.log_mark if notice else 0, view, logs)
         payload = {
             "seat_number": seat.number,
             "version": game.version,
             "awaited_since": _iso(seat.awaited_since),
             "move_types": move_types(view.legal_moves if view is not None else []),
-            "events": events[-MAX_EVENTS:],
-            "events_skipped": max(0, len(events) - MAX_EVENTS),
+            "events": events,
+            "events_skipped": skipped,
             "news": [
                 {"kind": item["kind"], "name": item["name"]}
                 for item in news
@@ -160,6 +158,26 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     marks = {n: {"log_mark": views[n].log_size, "version_mark": game.version} for n in movers if n in views}
     _upsert_notices(game, _notice_rows(notices, marks, acted, told), ["log_mark", "version_mark", "turn_email_at"])
     queue(drafts)
+
+
+def _events_since(game, seat_number: int, mark: int, view, logs: dict) -> tuple[list[dict], int]:
+    """The recipient's own log events from ``mark`` on (need to know): the last MAX_EVENTS of
+    them and how many more came before.
+
+    From the whole log if the move passed it, else from the row's stored tail (the log's
+    last events: it ends at ``log_size``) when the tail holds every event the e-mail lists,
+    else from the recipient's log derived for them alone (a query and an engine view).
+    """
+    if seat_number in logs:
+        events = logs[seat_number][mark:]
+        return events[-MAX_EVENTS:], max(0, len(events) - MAX_EVENTS)
+    if view is not None and "log_tail" not in view.get_deferred_fields():
+        count = max(0, view.log_size - mark)
+        shown = min(count, MAX_EVENTS)
+        if shown <= len(view.log_tail):
+            return view.log_tail[len(view.log_tail) - shown :], count - shown
+    events = services.viewer_log(game=game, seat_number=seat_number)[mark:]
+    return events[-MAX_EVENTS:], max(0, len(events) - MAX_EVENTS)
 
 
 def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict]:

@@ -35,6 +35,15 @@ class Engine:
     min_players: int = 2
     max_players: int = 2
     options: dict[str, list[Any]] = {}
+    # A hint for the platform's speed, not part of the protocol in ENGINE.md. True promises that
+    # ``view(state, seat)["log"]`` is ``state["log"]`` filtered (and copied) event by event, each
+    # event kept or dropped on its own, and that nothing else in the view reads ``state["log"]``.
+    # ``play`` only ever appends to the log, so a move's new events for a viewer are then the log
+    # of ``view({**state, "log": <the appended events>}, seat)``: the platform computes those
+    # instead of every viewer's whole log on every move (which grew with the game). False (the
+    # safe default) when a viewer's log depends on other events or on the rest of the state,
+    # as Mamma Mia!'s ``memory`` option hides older announcements.
+    per_event_log: bool = False
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         """A new state for ``players`` seats, all randomness drawn from ``seed``."""

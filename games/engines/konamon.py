@@ -761,6 +761,7 @@ class Konamon(Engine):
     min_players = 2
     max_players = 4
     options: dict[str, list[Any]] = {}
+    per_event_log = True  # the view's log keeps each event by its "only" alone
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game: chips out, decks shuffled (or stacked by ``deal``), round 1 begun."""

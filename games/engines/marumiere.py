@@ -578,6 +578,7 @@ class Marumiere(Engine):
     min_players = 2
     max_players = 4
     options = {"variant": list(VARIANTS)}
+    per_event_log = True  # _log_view keeps each event by its "only" alone
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game: size factors, a random first dealer (or the stacked one), round 1 dealt."""

@@ -203,3 +203,40 @@ def test_a_failing_receiver_never_undoes_the_move(players, run_on_commit, monkey
     version = game.version
     play(game)
     assert game.version == version + 1
+
+
+@pytest.mark.parametrize("slug", ["konamon", "marumiere"])
+def test_a_turn_email_lists_the_same_events_when_the_move_computed_only_the_new_ones(
+    slug, players, monkeypatch
+):
+    """These engines' moves pass no whole logs: the e-mail takes the recipient's events from its
+    stored log tail, or derives its whole log when the tail is too short; same events either way."""
+    import random
+
+    from notifications.models import SeatNotice
+
+    set_mode(players[:3], NotifyMode.EVERY_TIME)
+    derived = []
+    viewer_log = services.viewer_log
+    monkeypatch.setattr(services, "viewer_log", lambda **kw: derived.append(kw) or viewer_log(**kw))
+    rng = random.Random(slug)
+    game = start_game(slug, players[:3])
+    emails = 0
+    while game.status == "active":
+        if game.version % 25 == 24:
+            # As if no one had moved yet: an e-mail must then list the whole log's last events.
+            SeatNotice.objects.filter(game=game).delete()
+        marks = dict(SeatNotice.objects.filter(game=game).values_list("seat_number", "log_mark"))
+        seat, view = awaited(game)
+        services.check_play_move(
+            user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
+        )
+        game.refresh_from_db()
+        for row in turn_rows().filter(dedupe_key__endswith=f":{game.version}"):
+            number = row.payload["seat_number"]
+            events = viewer_log(game=game, seat_number=number)[marks.get(number, 0) :]
+            assert row.payload["events"] == events[-40:]
+            assert row.payload["events_skipped"] == max(0, len(events) - 40)
+            emails += 1
+    # Both ways were taken: from the stored tail, and from the derived whole log.
+    assert 0 < len(derived) < emails
