@@ -2,9 +2,11 @@
 
 Need to know is built into the tables:
 
-- ``GameState`` holds the full engine state (and the secret seed). Only
-  ``games.services`` loads it; no page, partial, API response, log line or
-  e-mail is ever built from it.
+- ``GameState`` holds the full engine state (and the secret seed); for engines
+  that only append to their log, the log is in ``GameLogChunk`` rows instead
+  (``games.services.full_state`` joins them). Only ``games.services`` loads
+  them; no page, partial, API response, log line or e-mail is ever built from
+  them.
 - ``SeatView`` holds, per seat (and once for spectators, ``seat_number`` NULL),
   ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``,
   recomputed in the transaction that applies a move. A page for one viewer
@@ -158,6 +160,10 @@ class GameState(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="state_row")
     seed = models.CharField(max_length=40)  # decimal digits of a 128-bit number
     state = models.JSONField(null=True, blank=True)  # None until the game starts
+    # Engines with ``per_event_log`` only ever append to ``state["log"]``: for them ``state`` is
+    # stored with ``"log": []`` and the events go to ``GameLogChunk`` rows, so a move reads and
+    # rewrites a row whose size does not grow with the game. How many events those rows hold.
+    log_length = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("game state")
@@ -165,6 +171,23 @@ class GameState(models.Model):
 
     def __str__(self) -> str:
         return f"state of game {self.game_id}"
+
+
+class GameLogChunk(models.Model):
+    """Engine log events ``first_index`` on of a ``per_event_log`` game: one row per move (and the
+    set-up), only ever inserted. Server-only like ``GameState``: ``games.services.full_state``
+    puts them back into the state; pages read their viewer's ``SeatView`` only."""
+
+    # The unique constraint's index (game, first_index) serves the lookups by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log_chunks", db_index=False)
+    first_index = models.PositiveIntegerField()
+    events = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "first_index"], name="games_log_chunk_unique")]
+
+    def __str__(self) -> str:
+        return f"log of game {self.game_id} from event {self.first_index}"
 
 
 class Seat(models.Model):

@@ -15,6 +15,7 @@ form stale, while two submissions for the same turn can never both apply.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -49,6 +50,7 @@ from games.exceptions import (
 from games.models import (
     Game,
     GameEvent,
+    GameLogChunk,
     GameState,
     GameStatus,
     Invitation,
@@ -190,11 +192,65 @@ def _lock_table(game_id: int, *, with_state: bool = True) -> Table:
     return table
 
 
-# Computing views ---------------------------------------------------------------
+# Storing the state --------------------------------------------------------------
 
 
 def _per_event_log(engine) -> bool:
+    """The engine only appends to its log, and views it event by event: its state row is stored
+    without the log (``_store_state``), and a move views only its new events."""
     return getattr(engine, "per_event_log", False)
+
+
+def _store_state(table: Table, state: dict) -> None:
+    """Write ``state`` to the locked state row: one query.
+
+    For a ``per_event_log`` engine the row keeps ``"log": []`` and ``state["log"]`` (which must
+    hold only events not stored yet: a state played from the stored one, or a fresh set-up) is
+    inserted as one ``GameLogChunk`` in the same statement, so a move reads and rewrites a row of
+    the same size early or late in a game, and ``play`` copies an empty log. Other engines (Mamma
+    Mia!'s ``memory`` option views the log as a whole) keep the whole state in the row.
+    """
+    state_row = table.state_row
+    if not _per_event_log(table.game.engine):
+        state_row.state = state
+        state_row.save(update_fields=["state"])
+        return
+    events = state["log"]
+    stored = {**state, "log": []}
+    first = state_row.log_length
+    update = f"UPDATE {GameState._meta.db_table} SET state = %s::jsonb, log_length = %s WHERE game_id = %s"  # noqa: S608
+    params: list[Any] = [json.dumps(stored), first + len(events), state_row.game_id]
+    if events:
+        # A data-modifying CTE: the chunk's INSERT costs no query of its own.
+        chunk = GameLogChunk._meta.db_table
+        insert = f"INSERT INTO {chunk} (game_id, first_index, events) VALUES (%s, %s, %s::jsonb)"  # noqa: S608
+        update = f"WITH chunk AS ({insert}) {update}"
+        params = [state_row.game_id, first, json.dumps(events), *params]
+    with connection.cursor() as cursor:
+        cursor.execute(update, params)
+    state_row.state, state_row.log_length = stored, first + len(events)
+
+
+def _with_whole_log(game: Game, stored: dict | None, log_length: int) -> dict | None:
+    """``stored`` (a state row's ``state``) with the engine's whole log: for a ``per_event_log``
+    engine, the first ``log_length`` events of its chunks (so a state row read earlier gets the log
+    of its own version, not a later move's). One query for those engines, none for others."""
+    if not stored or not _per_event_log(game.engine):
+        return stored
+    chunks = GameLogChunk.objects.filter(game_id=game.pk, first_index__lt=log_length).order_by("first_index")
+    log = [event for events in chunks.values_list("events", flat=True) for event in events]
+    return {**stored, "log": log[:log_length]}
+
+
+def full_state(game: Game) -> dict | None:
+    """The engine's whole state of ``game`` now, log included (``None`` before the start): what
+    the replay, snapshot and deal checks, the whole-log page, the API and e-mails derive from.
+    Server-only, like ``GameState``. Two queries for a ``per_event_log`` engine, else one."""
+    row = GameState.objects.filter(game_id=game.pk).values("state", "log_length").first()
+    return _with_whole_log(game, row["state"], row["log_length"]) if row else None
+
+
+# Computing views ---------------------------------------------------------------
 
 
 def _compute_views(engine, state: dict, players: int, *, since: int = 0) -> dict[int | None, tuple[dict, list, list]]:
@@ -481,8 +537,7 @@ def _start(table: Table) -> None:
 
     engine = game.engine
     state = engine.setup(game.players, seed=seed, options=game.options)
-    state_row.state = state
-    state_row.save(update_fields=["state"])
+    _store_state(table, state)
     now = timezone.now()
     game.status, game.started_at = GameStatus.ACTIVE, now
     game.save(update_fields=["status", "started_at"])
@@ -607,7 +662,8 @@ def do_play_move(
         state = engine.play(state_row.state, seat.number, move)
     except EngineIllegalMove as exc:
         raise IllegalMove(engine_error=exc) from exc
-    # ``play`` never changes its input, so the old log's length says where this move's events begin.
+    # ``play`` never changes its input, so the old log's length says where this move's events begin
+    # (0 for a ``per_event_log`` engine: its stored state has an empty log).
     since = len(state_row.state["log"])
     now = timezone.now()
     game.version += 1
@@ -620,13 +676,16 @@ def do_play_move(
         made_by=made_by,
         idempotency_key=idempotency_key,
     )
-    state_row.state = state
-    state_row.save(update_fields=["state"])
+    _store_state(table, state)
     movers = {seat.number}
     # Each viewer's new events only, added to its stored tail, when the engine allows it and every
     # row is there to extend (always, once started); else every viewer's whole log.
     appended = _per_event_log(engine) and all(n in table.views for n in [*range(game.players), None])
-    computed = _compute_views(engine, state, game.players, since=since if appended else 0)
+    if appended:
+        computed = _compute_views(engine, state, game.players, since=since)
+    else:
+        whole = _with_whole_log(game, state_row.state, state_row.log_length) if _per_event_log(engine) else state
+        computed = _compute_views(engine, whole, game.players)
     logs = _write_views(table, computed, version=game.version, movers=movers, appended=appended)
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
@@ -784,23 +843,29 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
 
 def seat_view_with_log(*, game: Game, seat_number: int | None) -> tuple[SeatView | None, list[dict]]:
     """That viewer's SeatView row (``None``: spectators) and their whole engine log, for the
-    whole-log page and the API. One query: the row and the game's state come from the same
-    statement, so the log is of the row's version. The log is the engine's view of the current
-    state for this viewer only (no replay), so it holds nothing this viewer may not see."""
-    state = GameState.objects.filter(game_id=OuterRef("game_id")).values("state")[:1]
+    whole-log page and the API. One query (two with log chunks): the row, the game's state and
+    its log length come from the same statement, so the log is of the row's version. The log is
+    the engine's view of the current state for this viewer only (no replay), so it holds nothing
+    this viewer may not see."""
+    states = GameState.objects.filter(game_id=OuterRef("game_id"))
     row = (
         SeatView.objects.filter(game=game, seat_number=seat_number)
-        .annotate(game_state=Subquery(state, output_field=JSONField()))
+        .annotate(
+            game_state=Subquery(states.values("state")[:1], output_field=JSONField()),
+            game_log_length=Subquery(states.values("log_length")[:1]),
+        )
         .first()
     )
     if row is None or not row.game_state:
         return row, []
-    return row, game.engine.view(row.game_state, seat_number)["log"]
+    state = _with_whole_log(game, row.game_state, row.game_log_length)
+    return row, game.engine.view(state, seat_number)["log"]
 
 
 def viewer_log(*, game: Game, seat_number: int | None) -> list[dict]:
-    """The whole engine log as ``seat_number`` (``None``: spectators) sees it now: one query."""
-    state = GameState.objects.filter(game=game).values_list("state", flat=True).first()
+    """The whole engine log as ``seat_number`` (``None``: spectators) sees it now: one query
+    (two with log chunks)."""
+    state = full_state(game)
     return game.engine.view(state, seat_number)["log"] if state else []
 
 
@@ -819,7 +884,10 @@ def final_state(game: Game) -> dict:
     """The full state of a FINISHED game (for "every hand revealed"); nothing is secret any more."""
     if game.status != GameStatus.FINISHED:
         raise GameNotActive()
-    return GameState.objects.only("state").get(game=game).state
+    state = full_state(game)
+    if state is None:
+        raise GameState.DoesNotExist()
+    return state
 
 
 def initial_state(game: Game) -> dict:
@@ -883,8 +951,11 @@ def check_snapshot(game: Game) -> SnapshotReport:
         return SnapshotReport(game.pk, problems)
     if count - 1 != game.version:
         problems.append(f"{count - 1} moves stored but version is {game.version}")
-    if state != state_row.state:
+    stored = _with_whole_log(game, state_row.state, state_row.log_length) or {}
+    if {**state, "log": []} != {**stored, "log": []}:
         problems.append("stored state differs from the replayed one")
+    if state["log"] != stored.get("log"):
+        problems.append("stored log differs from the replayed one")
     expected = _compute_views(engine, state, game.players)
     stored = {row.seat_number: row for row in SeatView.objects.filter(game=game)}
     for number, (view, log, legal) in expected.items():
@@ -929,6 +1000,6 @@ def verify_deal(game: Game) -> list[str]:
             return problems
     if engine.outcome(state) != game.outcome:
         problems.append("the re-run game ends with a different outcome")
-    if state != GameState.objects.get(game=game).state:
+    if state != full_state(game):
         problems.append("the re-run game ends in a different state than the one played")
     return problems

@@ -10,12 +10,12 @@ from game_helpers import start_game
 
 from games import services, signals
 from games.engines import get_engine
-from games.models import GameState, MadeBy, Seat, SeatView
+from games.models import MadeBy, Seat, SeatView
 
 
 def _stored_logs_match_whole_logs(game) -> list[str]:
     """Each viewer's stored tail and size against ``log_tail`` and ``len`` of its whole log now."""
-    state = GameState.objects.get(game=game).state
+    state = services.full_state(game)
     problems = []
     rows = list(SeatView.objects.filter(game=game))
     assert len(rows) == game.players + 1

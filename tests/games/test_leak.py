@@ -28,7 +28,7 @@ from django.utils.html import escape
 from game_helpers import game_params, start_game
 
 from games import services
-from games.models import GameState, GameStatus, Seat, SeatView
+from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
 
 POISON = "LEAKED-BY-A-PAGE"
 
@@ -141,7 +141,7 @@ def login(client, user):
 
 
 def check_viewer(client, game, slug, seat, user):
-    state = GameState.objects.get(game=game).state
+    state = services.full_state(game)
     row = SeatView.objects.get(game=game, seat_number=seat)
     view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
@@ -164,26 +164,29 @@ def check_viewer(client, game, slug, seat, user):
 
 
 def check_isolation(client, game, seat, user, pages_before, monkeypatch):
-    """Poison every other seat's view and the full state: this viewer's responses must not change."""
+    """Poison every other seat's view and the full state (its log chunks too): this viewer's responses
+    must not change."""
     others = list(
         SeatView.objects.filter(game=game).exclude(seat_number=seat)
         if seat is not None
         else SeatView.objects.filter(game=game, seat_number__isnull=False)
     )
     state_row = GameState.objects.get(game=game)
-    saved_state = state_row.state
+    saved_state, whole_state = state_row.state, services.full_state(game)
+    chunks = list(GameLogChunk.objects.filter(game=game).values_list("pk", "events"))
     saved = [(row.pk, row.view, row.log_tail, row.legal_moves) for row in others]
     poison = {"poison": POISON, "hand": POISON, "rows": POISON, "log": [{"type": POISON}]}
     SeatView.objects.filter(pk__in=[row.pk for row in others]).update(
         view=poison, log_tail=[{"type": POISON}], legal_moves=[{"type": POISON}]
     )
     GameState.objects.filter(pk=state_row.pk).update(state=poison)
+    GameLogChunk.objects.filter(game=game).update(events=[{"type": POISON}])
     engine, asked_for = game.engine, []
     real_view = engine.view
 
     def view_of_the_real_state(state, viewer):
         asked_for.append(viewer)
-        return real_view(saved_state if state == poison else state, viewer)
+        return real_view(whole_state if state.get("poison") == POISON else state, viewer)
 
     try:
         login(client, user)
@@ -194,6 +197,8 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
             pages_after = responses_for(client, game)
     finally:
         GameState.objects.filter(pk=state_row.pk).update(state=saved_state)
+        for pk, events in chunks:
+            GameLogChunk.objects.filter(pk=pk).update(events=events)
         for pk, view, log_tail, legal in saved:
             SeatView.objects.filter(pk=pk).update(view=view, log_tail=log_tail, legal_moves=legal)
     assert asked_for, "the whole log is derived from the state: the check is vacuous"
