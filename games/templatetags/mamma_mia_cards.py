@@ -8,12 +8,13 @@ byte (trailing newlines included: they are the spaces between cards).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+
+from games.ui.fast_escape import escape_key as _esc
 
 register = template.Library()
 
@@ -54,16 +55,6 @@ _ICONS = {
 }
 _UNKNOWN_ICON = mark_safe('<circle cx="12" cy="12" r="9" fill="#999"/>')
 _MISSING = object()
-
-
-def _esc(mapping: Mapping[str, Any], key: str) -> str:
-    """``{{ mapping.key }}`` in a template: nothing for a missing key, escaped unless safe."""
-    value = mapping.get(key, _MISSING)
-    if value is _MISSING:
-        return ""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return html.escape(str(value))
 
 
 def _icon(kind: Any, size: int) -> str:

@@ -7,27 +7,15 @@ one the include files had, byte for byte (trailing newline included: it is the s
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from games.ui.fast_escape import escape_key as _esc
+
 register = template.Library()
-
-_MISSING = object()
-
-
-def _esc(mapping: Mapping[str, Any], key: str) -> str:
-    """``{{ mapping.key }}`` in a template: nothing for a missing key, escaped unless safe."""
-    value = mapping.get(key, _MISSING)
-    if value is _MISSING:
-        return ""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return html.escape(str(value))
-
 
 @register.simple_tag
 def mr_card(c: Mapping[str, Any]) -> SafeString:
