@@ -493,6 +493,24 @@ def _view(state: State, viewer: int | None, *, with_log: bool = True) -> View:
     return view
 
 
+def _bot_view(state: State, seat: int) -> View:
+    """The part of ``seat``'s view the bot reads: some of ``_view``'s keys, with the same values.
+
+    The phase and the player count; the piles' tops while picking, else the rows
+    (backs, flags and the faces this seat may see), the trick and the tricks won.
+    Cheaper than the whole view, which a bot move would otherwise build each time.
+    """
+    view: View = {"seat": seat, "players": state["players"], "phase": state["phase"]}
+    if state["phase"] == "pick":
+        view["piles"] = [{"top": back(state, pile[0]), "count": len(pile)} for pile in state["piles"]]
+        return view
+    rows = state["rows"]
+    view["rows"] = [_row_view(state, owner, seat) for owner in range(state["players"])]
+    view["trick"] = [{"seat": owner, "position": pos, **back(state, rows[owner][pos])} for owner, pos in state["trick"]]
+    view["tricks_won"] = list(state["won"])
+    return view
+
+
 # Moves -----------------------------------------------------------------------
 
 
@@ -651,13 +669,15 @@ class Marumiere(Engine):
         moves = self.legal_moves(state, seat)
         if not moves:
             raise _illegal("game_over") if state["turn"] is None else _illegal("not_your_turn")
-        return bot_choice(_view(state, seat, with_log=False), seat, moves)
+        if len(moves) == 1:  # forced: no view to build
+            return moves[0]
+        return bot_choice(_bot_view(state, seat), seat, moves)
 
 
 # The bot ---------------------------------------------------------------------
 #
-# It reads only its own view (without the log): the backs' colours and sizes,
-# the faces it may see, the flags, the trick and the tricks won.
+# It reads only its own view (the part _bot_view builds): the backs' colours
+# and sizes, the faces it may see, the flags, the trick and the tricks won.
 
 
 @functools.lru_cache(maxsize=4096)
@@ -669,35 +689,47 @@ def size_candidates(size: float) -> tuple[int, ...]:
     return tuple(range(first, last + 1)) or (min(NUMBERS, key=lambda n: abs(n - size)),)
 
 
-def estimate_numbers(view: View) -> dict[tuple[int, int], dict[int, float]]:
-    """For every face-down card in the rows, a distribution over its number, from faces seen and back sizes.
+Beliefs = dict[tuple[int, int], dict[int, float]]
+Means = dict[tuple[int, int], float]
+
+
+def estimate_numbers(view: View) -> tuple[Beliefs, Means]:
+    """For every face-down card in the rows, a distribution over its number, from faces seen and back sizes;
+    and for every card in the rows, its expected number (a seen face's is its number).
 
     Within a colour, the face-down cards take distinct numbers among those no
     face has shown, each allowed by its size; every such assignment is weighted
     by the chance of the sizes given the numbers (a factor spread proportional
     to n, hence 1/n per card).
     """
-    beliefs: dict[tuple[int, int], dict[int, float]] = {}
+    beliefs: Beliefs = {}
+    means: Means = {}
     known: dict[str, set[int]] = {colour: set() for colour in COLOURS}
     unknown: dict[str, list[tuple[float, int, int]]] = {colour: [] for colour in COLOURS}
     for seat, row in enumerate(view["rows"]):
         for pos, card in enumerate(row):
-            if "number" in card:
-                known[card["colour"]].add(card["number"])
-            else:
+            number = card.get("number")
+            if number is None:
                 unknown[card["colour"]].append((card["size"], seat, pos))
+            else:
+                known[card["colour"]].add(number)
+                means[seat, pos] = float(number)  # what expected({number: 1.0}) gives
     for colour, cards in unknown.items():
         if cards:
             sizes = tuple(size for size, _, _ in cards)
-            for (_, seat, pos), belief in zip(cards, colour_beliefs(sizes, frozenset(known[colour])), strict=True):
+            estimates = colour_beliefs(sizes, frozenset(known[colour]))
+            for (_, seat, pos), (belief, mean) in zip(cards, estimates, strict=True):
                 beliefs[seat, pos] = belief
-    return beliefs
+                means[seat, pos] = mean
+    return beliefs, means
 
 
 @functools.lru_cache(maxsize=4096)
-def colour_beliefs(sizes: tuple[float, ...], known: frozenset[int]) -> tuple[dict[int, float], ...]:
-    """The number distributions of a colour's face-down cards of these sizes, given the numbers seen."""
-    return colour_marginals(tuple(tuple(n for n in size_candidates(size) if n not in known) for size in sizes))
+def colour_beliefs(sizes: tuple[float, ...], known: frozenset[int]) -> tuple[tuple[dict[int, float], float], ...]:
+    """The number distribution and its mean of each of a colour's face-down cards of these sizes,
+    given the numbers seen. (Cached: callers must not change the dicts.)"""
+    options = tuple(tuple(n for n in size_candidates(size) if n not in known) for size in sizes)
+    return tuple((belief, expected(belief)) for belief in colour_marginals(options))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -707,18 +739,24 @@ def colour_marginals(options: tuple[tuple[int, ...], ...]) -> tuple[dict[int, fl
     An assignment weighs the product of 1/n over its numbers. If no assignment is
     consistent, each card falls back to its options weighted 1/n alone. (Cached:
     callers must not change the dicts.)
+
+    A card with a single option is that number whatever the others are (and so is
+    its fallback), so only the cards with a choice are enumerated, after the single
+    ones in the order fewest options first, dividing the weights in the same order
+    as enumerating every card would: the results are the same to the last bit.
     """
-    totals: list[dict[int, float]] = [dict.fromkeys(opts, 0.0) for opts in options]
     order = sorted(range(len(options)), key=lambda i: len(options[i]))
-    chosen: list[int] = [0] * len(options)
+    choosing = [i for i in order if len(options[i]) > 1]
+    totals: dict[int, dict[int, float]] = {i: dict.fromkeys(options[i], 0.0) for i in choosing}
+    chosen: dict[int, int] = {}
     used: set[int] = set()
 
     def assign(depth: int, weight: float) -> None:
-        if depth == len(order):
-            for i, number in enumerate(chosen):
-                totals[i][number] += weight
+        if depth == len(choosing):
+            for i in choosing:
+                totals[i][chosen[i]] += weight
             return
-        i = order[depth]
+        i = choosing[depth]
         for number in options[i]:
             if number not in used:
                 used.add(number)
@@ -726,9 +764,21 @@ def colour_marginals(options: tuple[tuple[int, ...], ...]) -> tuple[dict[int, fl
                 assign(depth + 1, weight / number)
                 used.discard(number)
 
-    assign(0, 1.0)
+    weight = 1.0
+    for i in order[: len(order) - len(choosing)]:
+        if not options[i] or options[i][0] in used:
+            break  # no consistent assignment: every card falls back
+        used.add(options[i][0])
+        weight /= options[i][0]
+    else:
+        if choosing:
+            assign(0, weight)
     marginals = []
-    for opts, total in zip(options, totals, strict=True):
+    for i, opts in enumerate(options):
+        if len(opts) == 1:
+            marginals.append({opts[0]: 1.0})
+            continue
+        total = totals.get(i, {})
         mass = sum(total.values())
         if mass > 0:
             marginals.append({n: w / mass for n, w in total.items() if w > 0})
@@ -744,23 +794,10 @@ def expected(belief: dict[int, float]) -> float:
     return sum(n * p for n, p in belief.items())
 
 
-def belief_of(view: View, beliefs: dict[tuple[int, int], dict[int, float]], seat: int, pos: int) -> dict[int, float]:
+def belief_of(view: View, beliefs: Beliefs, seat: int, pos: int) -> dict[int, float]:
     """The distribution of a card's number: certain if its face is in the view, else estimated."""
     card = view["rows"][seat][pos]
     return {card["number"]: 1.0} if "number" in card else beliefs[seat, pos]
-
-
-class Means(dict):
-    """The expected number of each card in the view, computed when first asked for."""
-
-    def __init__(self, view: View, beliefs: dict[tuple[int, int], dict[int, float]]) -> None:
-        super().__init__()
-        self.view = view
-        self.beliefs = beliefs
-
-    def __missing__(self, key: tuple[int, int]) -> float:
-        value = self[key] = expected(belief_of(self.view, self.beliefs, *key))
-        return value
 
 
 # Chance that a card of this number takes a trick, by player count (measured in bot games).
@@ -794,10 +831,10 @@ def bot_choice(view: View, seat: int, moves: list[Move]) -> Move:
         return moves[0]
     if phase == "pick":
         return bot_pick(view, moves)
-    beliefs = estimate_numbers(view)
+    beliefs, means = estimate_numbers(view)
     if phase == "bid":
         return bot_bid(view, seat, beliefs)
-    return bot_play(view, seat, beliefs, moves)
+    return bot_play(view, seat, beliefs, means, moves)
 
 
 def bot_pick(view: View, moves: list[Move]) -> Move:
@@ -810,7 +847,7 @@ def bot_pick(view: View, moves: list[Move]) -> Move:
     return max(moves, key=appeal)
 
 
-def bot_bid(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, float]]) -> Move:
+def bot_bid(view: View, seat: int, beliefs: Beliefs) -> Move:
     """Turn the card whose likely number best matches the tricks the other 8 cards should take."""
     chances_by_number = WIN_CHANCE[view["players"]]
     row = view["rows"][seat]
@@ -829,13 +866,14 @@ def bot_bid(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, floa
     return {"type": "bid", "position": best_pos}
 
 
-def bot_target(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, float]]) -> int:
+def bot_target(view: View, seat: int, beliefs: Beliefs) -> int:
     """The tricks the bot believes it bid: its bid card's face if seen, else the likeliest number."""
-    belief = belief_of(view, beliefs, seat, view["bids"][seat]["position"])
+    position = next(pos for pos, card in enumerate(view["rows"][seat]) if card["bid"])
+    belief = belief_of(view, beliefs, seat, position)
     return bid_value(max(belief, key=lambda n: (belief[n], -n)))
 
 
-def bot_play(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, float]], moves: list[Move]) -> Move:
+def bot_play(view: View, seat: int, beliefs: Beliefs, est: Means, moves: list[Move]) -> Move:
     """Play the card whose chance of taking this trick best keeps the bid reachable.
 
     After this trick the bot's 5s will still win by themselves, and its other
@@ -843,7 +881,6 @@ def bot_play(view: View, seat: int, beliefs: dict[tuple[int, int], dict[int, flo
     leave it over or under its bid.
     """
     players = view["players"]
-    est = Means(view, beliefs)
     need = bot_target(view, seat, beliefs) - view["tricks_won"][seat]
     trick = view["trick"]
     led = trick[0]["colour"] if trick else None

@@ -813,6 +813,26 @@ def test_bot_estimates_numbers_from_sizes():
     assert marginals[2] == {9: 1.0} and marginals[1] == {8: 1.0} and marginals[0] == {7: 1.0}
 
 
+def test_a_single_option_is_certain_even_when_the_options_clash():
+    assert m.colour_marginals(((7,), (7,), (7, 8))) == ({7: 1.0}, {7: 1.0}, {7: 8 / 15, 8: 7 / 15})
+    assert m.colour_marginals(((6,), (6, 7), (7, 8))) == ({6: 1.0}, {7: 1.0}, {8: 1.0})
+    assert m.colour_marginals(((), (4,))) == (m.colour_marginals(((),))[0], {4: 1.0})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bot_reads_part_of_its_seats_view_with_the_same_values(players):
+    """What the bot reads is a subset of the seat's own view (so it knows no more than the seat)."""
+    checked = 0
+    for variant in ("standard", "nobody", "self"):
+        for state, seat, _ in playout(players, 30 + players, variant):
+            if seat is not None:
+                read = m._bot_view(state, seat)
+                full = engine.view(state, seat)
+                assert read == {key: full[key] for key in read}, (variant, seat)
+                checked += 1
+    assert checked > 200
+
+
 def test_bot_is_deterministic_and_legal():
     for state, seat, _ in itertools.islice(playout(3, 12), 0, 150, 3):
         if seat is not None:
