@@ -195,6 +195,10 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes every database connection before and after each task unless this is
+# set; with it, it closes them only every 1000th task, and mammamia/celery.py drops them the way
+# Django does after a request (broken, older than CONN_MAX_AGE, left in a transaction).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
