@@ -694,8 +694,8 @@ Means = dict[tuple[int, int], float]
 
 
 def estimate_numbers(view: View) -> tuple[Beliefs, Means]:
-    """For every face-down card in the rows, a distribution over its number, from faces seen and back sizes;
-    and for every card in the rows, its expected number (a seen face's is its number).
+    """For every face-down card in the rows, a distribution over its number and its mean,
+    from faces seen and back sizes.
 
     Within a colour, the face-down cards take distinct numbers among those no
     face has shown, each allowed by its size; every such assignment is weighted
@@ -705,31 +705,40 @@ def estimate_numbers(view: View) -> tuple[Beliefs, Means]:
     beliefs: Beliefs = {}
     means: Means = {}
     known: dict[str, set[int]] = {colour: set() for colour in COLOURS}
-    unknown: dict[str, list[tuple[float, int, int]]] = {colour: [] for colour in COLOURS}
+    unknown: dict[str, tuple[list[float], list[tuple[int, int]]]] = {colour: ([], []) for colour in COLOURS}
     for seat, row in enumerate(view["rows"]):
         for pos, card in enumerate(row):
-            number = card.get("number")
-            if number is None:
-                unknown[card["colour"]].append((card["size"], seat, pos))
+            if "number" in card:
+                known[card["colour"]].add(card["number"])
             else:
-                known[card["colour"]].add(number)
-                means[seat, pos] = float(number)  # what expected({number: 1.0}) gives
-    for colour, cards in unknown.items():
-        if cards:
-            sizes = tuple(size for size, _, _ in cards)
-            estimates = colour_beliefs(sizes, frozenset(known[colour]))
-            for (_, seat, pos), (belief, mean) in zip(cards, estimates, strict=True):
-                beliefs[seat, pos] = belief
-                means[seat, pos] = mean
+                sizes, places = unknown[card["colour"]]
+                sizes.append(card["size"])
+                places.append((seat, pos))
+    for colour, (sizes, places) in unknown.items():
+        if sizes:
+            colour_distributions, colour_means = colour_beliefs(tuple(sizes), frozenset(known[colour]))
+            beliefs.update(zip(places, colour_distributions, strict=True))
+            means.update(zip(places, colour_means, strict=True))
     return beliefs, means
 
 
 @functools.lru_cache(maxsize=4096)
-def colour_beliefs(sizes: tuple[float, ...], known: frozenset[int]) -> tuple[tuple[dict[int, float], float], ...]:
-    """The number distribution and its mean of each of a colour's face-down cards of these sizes,
-    given the numbers seen. (Cached: callers must not change the dicts.)"""
-    options = tuple(tuple(n for n in size_candidates(size) if n not in known) for size in sizes)
-    return tuple((belief, expected(belief)) for belief in colour_marginals(options))
+def colour_beliefs(
+    sizes: tuple[float, ...], known: frozenset[int]
+) -> tuple[tuple[dict[int, float], ...], tuple[float, ...]]:
+    """The number distributions of a colour's face-down cards of these sizes, given the numbers seen,
+    and their means. (Cached: callers must not change the dicts.)"""
+    options = tuple(size_options(size, known) for size in sizes)
+    distributions = colour_marginals(options)
+    return distributions, tuple(expected(belief) for belief in distributions)
+
+
+def size_options(size: float, known: frozenset[int]) -> tuple[int, ...]:
+    """The numbers a back of this size can have that no face has shown."""
+    candidates = size_candidates(size)
+    if known.isdisjoint(candidates):
+        return candidates
+    return tuple(n for n in candidates if n not in known)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -791,7 +800,10 @@ def colour_marginals(options: tuple[tuple[int, ...], ...]) -> tuple[dict[int, fl
 
 def expected(belief: dict[int, float]) -> float:
     """The mean of a number distribution."""
-    return sum(n * p for n, p in belief.items())
+    mean = 0  # summed in order from 0, like sum()
+    for n, p in belief.items():
+        mean += n * p
+    return mean
 
 
 def belief_of(view: View, beliefs: Beliefs, seat: int, pos: int) -> dict[int, float]:
@@ -812,14 +824,18 @@ WIN_CHANCE = {
 FOLLOWER_BEATS = 0.7
 
 
-def trick_distribution(chances: list[float]) -> list[float]:
-    """P(exactly k tricks) when each card wins independently with its chance."""
-    dist = [1.0]
+def trick_distribution(chances: list[float], before: list[float] | None = None) -> list[float]:
+    """P(exactly k tricks) when each card wins independently with its chance
+    (added to the distribution ``before`` of other cards' tricks, if given)."""
+    dist = [1.0] if before is None else before
     for p in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for k, q in enumerate(dist):
-            nxt[k] += q * (1 - p)
-            nxt[k + 1] += q * p
+        loses = 1 - p
+        below = 0.0  # P(k - 1 tricks) before this card
+        nxt = []
+        for q in dist:  # k tricks: k before and this card loses, or k - 1 before and it wins
+            nxt.append(q * loses + below * p)
+            below = q
+        nxt.append(below * p)
         dist = nxt
     return dist
 
@@ -853,17 +869,27 @@ def bot_bid(view: View, seat: int, beliefs: Beliefs) -> Move:
     row = view["rows"][seat]
     belief = [belief_of(view, beliefs, seat, pos) for pos in range(len(row))]
     chance = [sum(p * chances_by_number[n] for n, p in belief[pos].items()) for pos in range(len(row))]
+    # The cards before each position, added once: leaving a card out then adds only those after it.
+    before = [[1.0]]
+    for pos in range(len(row) - 1):
+        before.append(trick_distribution([chance[pos]], before[pos]))
     best_pos, best_value = 0, -math.inf
     for pos in range(len(row)):
-        dist = trick_distribution([chance[other] for other in range(len(row)) if other != pos])
+        dist = trick_distribution(chance[pos + 1 :], before[pos])
         value = sum(
-            p_number * p_won * round_points(bid_value(number), won)
+            p_number * p_won * points
             for number, p_number in belief[pos].items()
-            for won, p_won in enumerate(dist)
+            for p_won, points in zip(dist, bid_points(number), strict=True)
         )
         if value > best_value + 1e-9:
             best_pos, best_value = pos, value
     return {"type": "bid", "position": best_pos}
+
+
+@functools.cache
+def bid_points(number: int) -> tuple[int, ...]:
+    """The points a bid card of this number scores for each count of tricks won, 0 to 8."""
+    return tuple(round_points(bid_value(number), won) for won in range(TRICKS_PER_ROUND + 1))
 
 
 def bot_target(view: View, seat: int, beliefs: Beliefs) -> int:
@@ -900,7 +926,7 @@ def bot_play(view: View, seat: int, beliefs: Beliefs, est: Means, moves: list[Mo
 
     played = [(entry["colour"], est[entry["seat"], entry["position"]]) for entry in trick]
     hands = [
-        [(card["colour"], est[other, p]) for p, card in enumerate(view["rows"][other]) if playable(card)]
+        hand_threat([(card["colour"], est[other, p]) for p, card in enumerate(view["rows"][other]) if playable(card)])
         for other in followers
     ]
 
@@ -924,25 +950,46 @@ def is_five(number: float) -> bool:
     return abs(number - TRUMP) < 0.5
 
 
+HandThreat = tuple[dict[str, tuple[bool, float]], bool]
+
+
+def hand_threat(hand: list[tuple[str, float]]) -> HandThreat:
+    """What of a follower's hand of ``(colour, estimated number)`` cards can beat a card: for each colour
+    it holds, whether it holds a 5 of it and its highest estimate; and whether it holds any 5.
+
+    Summed up once per decision rather than read again for every card the bot could play.
+    """
+    held: dict[str, tuple[bool, float]] = {}
+    for colour, number in hand:
+        five = is_five(number)
+        if colour in held:
+            has_five, highest = held[colour]
+            held[colour] = (has_five or five, max(highest, number))
+        else:
+            held[colour] = (five, number)
+    return held, any(has_five for has_five, _ in held.values())
+
+
 def win_chance(
-    colour: str, number: float, led: str | None, played: list[tuple[str, float]], hands: list[list[tuple[str, float]]]
+    colour: str, number: float, led: str | None, played: list[tuple[str, float]], hands: list[HandThreat]
 ) -> float:
     """The bot's estimate that a card takes the trick, from the cards already played and the followers' hands.
 
-    Cards are ``(colour, estimated number)``. A follower who can beat the card
-    (following with a higher card or the led 5, or trumping when void) is assumed
-    to do so with chance ``FOLLOWER_BEATS``.
+    Played cards are ``(colour, estimated number)``, hands as ``hand_threat`` sums
+    them up. A follower who can beat the card (following with a higher card or
+    the led 5, or trumping when void) is assumed to do so with chance ``FOLLOWER_BEATS``.
     """
     led = led or colour
     five = is_five(number)
     if not five and (colour != led or any(is_five(n) or (c == led and n > number) for c, n in played)):
         return 0.0
     chance = 1.0
-    for hand in hands:
-        if any(c == led for c, _ in hand):
-            beats = any(c == led and (is_five(n) or (not five and n > number)) for c, n in hand)
+    for held, any_five in hands:
+        if led in held:
+            led_five, highest = held[led]
+            beats = led_five or (not five and highest > number)
         else:
-            beats = any(is_five(n) for _, n in hand)
+            beats = any_five
         if beats:
             chance *= 1 - FOLLOWER_BEATS
     return chance

@@ -819,6 +819,22 @@ def test_a_single_option_is_certain_even_when_the_options_clash():
     assert m.colour_marginals(((), (4,))) == (m.colour_marginals(((),))[0], {4: 1.0})
 
 
+def test_trick_distribution_goes_on_from_the_cards_before():
+    chances = [0.11, 0.97, 0.5, 0.38, 0.02]
+    assert m.trick_distribution(chances[2:], m.trick_distribution(chances[:2])) == m.trick_distribution(chances)
+    assert m.trick_distribution([0.5, 0.5]) == [0.25, 0.5, 0.25]
+
+
+def test_a_follower_beats_by_following_higher_or_trumping_when_void():
+    hand = m.hand_threat([("red", 3.0), ("red", 8.0), ("blue", 4.96)])
+    assert hand == ({"red": (False, 8.0), "blue": (True, 4.96)}, True)
+    lose = 1 - m.FOLLOWER_BEATS
+    assert m.win_chance("red", 7.0, None, [], [hand]) == lose  # the red 8 follows higher
+    assert m.win_chance("red", 9.0, None, [], [hand]) == 1.0  # it must follow and cannot beat a 9
+    assert m.win_chance("green", 2.0, None, [], [hand]) == lose  # void in green: it trumps with its 5
+    assert m.win_chance("red", 9.0, "blue", [], [hand]) == 0.0  # not the led colour
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_bot_reads_part_of_its_seats_view_with_the_same_values(players):
     """What the bot reads is a subset of the seat's own view (so it knows no more than the seat)."""
