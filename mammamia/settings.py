@@ -13,6 +13,8 @@ from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from mammamia.cache import session_engine_for
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -99,6 +101,11 @@ if env.str("TEST_DATABASE_NAME", default=""):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Django's own builds a Redis client per operation; this one keeps one per connection pool.
+    CACHES["default"]["BACKEND"] = "mammamia.cache.RedisCache"
+# Sessions from the cache only when every web process shares it (mammamia/cache.py says why).
+SESSION_ENGINE = session_engine_for(CACHES["default"]["BACKEND"])
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
