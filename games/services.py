@@ -310,10 +310,31 @@ def _write_views(
     if to_create:
         SeatView.objects.bulk_create(to_create)
     if to_update:
-        SeatView.objects.bulk_update(
-            to_update, ["view", "log_tail", "log_size", "legal_moves", "view_version", "moves_version"]
-        )
+        _update_rows(to_update, ["view", "log_tail", "log_size", "legal_moves", "view_version", "moves_version"])
     return logs
+
+
+def _update_rows(rows: list, fields: list[str]) -> None:
+    """Write ``fields`` of ``rows`` (saved instances of one model) in one ``UPDATE ... FROM (VALUES ...)``.
+
+    What ``QuerySet.bulk_update`` does in one query too, but its ``CASE WHEN id = ... THEN ...`` per
+    field and row is built from ORM expressions: for the five SeatView rows of a move that cost about
+    a quarter of the move's Django CPU. Values are prepared by each field as ``save()`` would.
+    """
+    meta = type(rows[0])._meta
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    quote = connection.ops.quote_name
+    row_sql = "(" + ", ".join(f"%s::{column.cast_db_type(connection)}" for column in columns) + ")"
+    names = ", ".join(quote(column.column) for column in columns)
+    assignments = ", ".join(f"{quote(column.column)} = v.{quote(column.column)}" for column in columns[1:])
+    pk = quote(meta.pk.column)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} AS t SET {assignments} "  # noqa: S608 - names from the model, values as parameters
+        f"FROM (VALUES {', '.join([row_sql] * len(rows))}) AS v ({names}) WHERE t.{pk} = v.{pk}"
+    )
+    params = [column.get_db_prep_save(getattr(row, column.attname), connection) for row in rows for column in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) -> list[Seat]:
@@ -332,7 +353,7 @@ def _update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) 
             seat.awaited, seat.awaited_since, seat.deadline_at = False, None, None
             changed.append(seat)
     if changed:
-        Seat.objects.bulk_update(changed, ["awaited", "awaited_since", "deadline_at"])
+        _update_rows(changed, ["awaited", "awaited_since", "deadline_at"])
     return newly
 
 
@@ -875,6 +896,17 @@ def viewer_log(*, game: Game, seat_number: int | None) -> list[dict]:
 def mark_visited(*, seat_id: int, version: int) -> None:
     """The player opened the game page at ``version`` (for "once until I visit")."""
     Seat.objects.filter(pk=seat_id).update(last_seen_version=version, last_visited_at=timezone.now())
+
+
+def note_visit(*, seat: Seat, version: int) -> None:
+    """``mark_visited``, unless ``seat`` (as read for this page) already records a visit at ``version``
+    or later: no UPDATE for every view and poll of an unchanged game. What "once until I visit"
+    compares still holds: a turn e-mail is queued only in a transaction that starts the game (its
+    first visit comes after, with ``last_visited_at`` still empty) or raises its version (a visit
+    recorded at that version came after it), so the first visit at each version is enough."""
+    if seat.last_visited_at is not None and seat.last_seen_version >= version:
+        return
+    mark_visited(seat_id=seat.pk, version=version)
 
 
 # Replaying from the move log ------------------------------------------------------

@@ -314,7 +314,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _game_context(request, access)
     seat = access.seat
     if seat is not None and access.game.status != GameStatus.OPEN:
-        services.mark_visited(seat_id=seat.pk, version=access.game.version)
+        services.note_visit(seat=seat, version=access.game.version)
     return render(request, "games/game.html", context)
 
 
@@ -333,7 +333,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = _game_context(request, access)
     if access.seat is not None and access.game.status != GameStatus.OPEN:
-        services.mark_visited(seat_id=access.seat.pk, version=access.game.version)
+        services.note_visit(seat=access.seat, version=access.game.version)
     return render(request, "games/_live.html", context)
 
 

@@ -2,12 +2,27 @@ from django.conf import settings
 from django.http import HttpRequest
 
 
+class _AwaitingCount:
+    """The nav badge's count, queried only if a template shows it (the layout does; the live
+    partials a game page polls for do not), and once per request however often it is shown.
+    Templates call a callable variable, so ``{{ awaiting_count }}`` is the number."""
+
+    def __init__(self, user) -> None:
+        self._user = user
+        self._count: int | None = None
+
+    def __call__(self) -> int:
+        if self._count is None:
+            from games.selectors import count_games_awaiting
+
+            self._count = count_games_awaiting(user=self._user)
+        return self._count
+
+
 def site(request: HttpRequest) -> dict:
     """Values every page's layout needs (the awaiting-move count is added by games)."""
     context = {"DEBUG": settings.DEBUG, "LANGUAGES": settings.LANGUAGES}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        from games.selectors import count_games_awaiting
-
-        context["awaiting_count"] = count_games_awaiting(user=user)
+        context["awaiting_count"] = _AwaitingCount(user)
     return context
