@@ -754,6 +754,8 @@ def colour_marginals(options: tuple[tuple[int, ...], ...]) -> tuple[dict[int, fl
     ones in the order fewest options first, dividing the weights in the same order
     as enumerating every card would: the results are the same to the last bit.
     """
+    if all(len(opts) == 1 for opts in options):  # the commonest case: nothing to choose
+        return tuple({opts[0]: 1.0} for opts in options)
     order = sorted(range(len(options)), key=lambda i: len(options[i]))
     choosing = [i for i in order if len(options[i]) > 1]
     totals: dict[int, dict[int, float]] = {i: dict.fromkeys(options[i], 0.0) for i in choosing}
