@@ -860,7 +860,7 @@ def bot_pick(view: View, moves: list[Move]) -> Move:
 
     def appeal(move: Move) -> tuple[bool, float]:
         top = view["piles"][move["pile"]]["top"]
-        return (size_candidates(top["size"]) == [TRUMP], top["size"])
+        return (size_candidates(top["size"]) == (TRUMP,), top["size"])
 
     return max(moves, key=appeal)
 

@@ -890,3 +890,10 @@ def test_bot_tries_to_make_its_bid():
                 state = engine.play(state, seat, move)
             made[who] += sum(entry["bid"] == entry["won"] for r in state["results"] for entry in r["seats"])
     assert made["bot"] > 2 * made["random"], made
+
+
+def test_bot_picks_the_pile_whose_top_can_only_be_a_trump_over_a_bigger_top():
+    view = {"piles": [{"top": {"colour": "red", "size": 8.1}}, {"top": {"colour": "blue", "size": 5.0}}]}
+    moves = [{"type": "pick", "pile": 0}, {"type": "pick", "pile": 1}]
+    assert m.size_candidates(5.0) == (m.TRUMP,)
+    assert m.bot_pick(view, moves) == {"type": "pick", "pile": 1}
