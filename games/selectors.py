@@ -81,13 +81,24 @@ def invited_games(session) -> set[int]:
 
 
 def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
-    """The game, its seats (with users) and what ``user`` may see of it: two queries (three for
-    a private game seen by someone not seated). ``None`` if there is no such game."""
-    # Only the creator's id is ever needed (``created_by_id``): no join to the users table.
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None
-    seats = list(game.seats.select_related("user").order_by("number", "join_order"))
+    """The game, its seats (with users) and what ``user`` may see of it: one query (two for a game
+    without seats, one more for a private game seen by someone not seated). ``None`` if there is no
+    such game."""
+    # The seats with their game in one query (a query's ORM overhead is ~0.5 ms of a ~6 ms page); the
+    # game row alone only when it has no seat. Only the creator's id is ever needed (``created_by_id``):
+    # no join to the users table for it.
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("user", "game").order_by("number", "join_order")
+    )
+    if seats:
+        game = seats[0].game
+        cache_game = Seat.game.field.set_cached_value
+        for seat in seats[1:]:
+            cache_game(seat, game)  # one Game instance, as game.seats would give
+    else:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return None
     seat = None
     if user is not None and user.is_authenticated:
         seat = next((s for s in seats if s.user_id == user.pk), None)
