@@ -6,7 +6,9 @@ import smtplib
 
 from django.core.mail.backends.base import BaseEmailBackend
 
-from games.models import Seat, SeatView
+# The platform tests' game helpers, under the names the notification tests use.
+from tests.games.game_helpers import awaited_human as awaited
+from tests.games.game_helpers import start_game  # noqa: F401 - re-exported
 
 
 class ScriptedBackend(BaseEmailBackend):
@@ -50,32 +52,6 @@ class ScriptedBackend(BaseEmailBackend):
         if new:
             self.close()
         return len(email_messages)
-
-
-def start_game(slug, users, *, bots=0, time_limit_hours=0, options=None):
-    """A started game: users[0] creates it, the others join."""
-    from games import services
-
-    game = services.create_game(
-        user=users[0],
-        engine_slug=slug,
-        players=len(users) + bots,
-        options=options or {},
-        bots=bots,
-        time_limit_hours=time_limit_hours,
-    )
-    for user in users[1:]:
-        services.join_game(user=user, game_id=game.pk)
-    game.refresh_from_db()
-    return game
-
-
-def awaited(game):
-    """(seat, SeatView) of the lowest awaited human seat, or (None, None)."""
-    seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").order_by("number").first()
-    if seat is None:
-        return None, None
-    return seat, SeatView.objects.get(game=game, seat_number=seat.number)
 
 
 def play(game, *, index=0):

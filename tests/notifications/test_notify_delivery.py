@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import smtplib
 import threading
+from contextlib import contextmanager
 
 import pytest
 import time_machine
@@ -25,6 +26,30 @@ T0 = dt.datetime(2030, 3, 1, 12, 0, tzinfo=dt.UTC)
 
 def pending():
     return OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING)
+
+
+@contextmanager
+def locked_by_another_worker(pk: int):
+    """Row ``pk`` held ``SELECT ... FOR UPDATE`` by another connection (a worker busy sending it) meanwhile."""
+    locked, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        try:
+            with transaction.atomic():
+                OutboxEmail.objects.select_for_update().get(pk=pk)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    try:
+        assert locked.wait(10)
+        yield
+    finally:
+        release.set()
+        thread.join()
 
 
 @pytest.fixture
@@ -58,26 +83,9 @@ def test_a_row_being_sent_by_one_worker_is_skipped_by_another(players, scripted_
     row = OutboxEmail.objects.create(
         user=players[0], kind=OutboxEmail.Kind.DIGEST, dedupe_key="x", message_id="<x@play.example>"
     )
-    locked, release = threading.Event(), threading.Event()
-
-    def other_worker():
-        try:
-            with transaction.atomic():
-                OutboxEmail.objects.select_for_update().get(pk=row.pk)
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=other_worker)
-    thread.start()
-    try:
-        assert locked.wait(10)
+    with locked_by_another_worker(row.pk):
         assert deliver(row.pk) is Outcome.SKIPPED
         assert tasks.deliver_pending_notifications()["skipped"] >= 1
-    finally:
-        release.set()
-        thread.join()
     assert scripted_mailer.sent == []
     row.refresh_from_db()
     assert row.status == OutboxEmail.Status.PENDING and row.attempts == 0
@@ -339,25 +347,8 @@ def test_a_batch_skips_the_rows_another_transaction_holds(players, scripted_mail
     start_game("mamma-mia", players[:4])
     ids = list(pending().order_by("pk").values_list("pk", flat=True))
     held = ids[2]
-    locked, release = threading.Event(), threading.Event()
-
-    def other_worker():
-        try:
-            with transaction.atomic():
-                OutboxEmail.objects.select_for_update().get(pk=held)
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=other_worker)
-    thread.start()
-    try:
-        assert locked.wait(10)
+    with locked_by_another_worker(held):
         outcomes = delivery.deliver_many(ids)
-    finally:
-        release.set()
-        thread.join()
     assert outcomes == {pk: Outcome.SKIPPED if pk == held else Outcome.SENT for pk in ids}
     assert OutboxEmail.objects.get(pk=held).status == OutboxEmail.Status.PENDING
     assert len(scripted_mailer.sent) == 3

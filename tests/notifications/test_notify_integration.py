@@ -54,6 +54,21 @@ def database_url() -> str:
     return f"postgres://{credentials}@{host}{port}/{quote(db['NAME'], safe='')}"
 
 
+def worker_environment(settings, *, queue: str, **overrides: str) -> dict:
+    """The environment of a real worker process (notify_worker_app) on the test database and broker."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "NOTIFY_TEST_QUEUE": queue,
+        "PYTHONPATH": os.pathsep.join([str(BASE_DIR), str(Path(__file__).parent)]),
+        **overrides,
+    }
+
+
 class Worker:
     """``python -m celery worker`` in its own process group; stopped with a warm shutdown, killed if need be."""
 
@@ -117,19 +132,9 @@ def worker(tmp_path, mailbox, monkeypatch, settings):
     for task in (deliver_email, deliver_emails):
         monkeypatch.setattr(task, "apply_async", partial(task.apply_async, queue=queue))
     settings.SECURE_SSL_REDIRECT = False
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "EMAIL_URL": f"smtp://127.0.0.1:{port}",
-        "SECRET_KEY": settings.SECRET_KEY,
-        "SITE_URL": settings.SITE_URL,
-        "DEBUG": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "DB_CONN_MAX_AGE": "0",
-        "NOTIFY_TEST_QUEUE": queue,
-        "PYTHONPATH": os.pathsep.join([str(BASE_DIR), str(Path(__file__).parent)]),
-    }
+    env = worker_environment(
+        settings, queue=queue, EMAIL_URL=f"smtp://127.0.0.1:{port}", SITE_URL=settings.SITE_URL, DB_CONN_MAX_AGE="0"
+    )
     handle = Worker(env, tmp_path / "worker.log")
     handle.publish_queue = queue
     yield handle

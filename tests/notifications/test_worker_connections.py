@@ -7,14 +7,13 @@ that transaction's connection alone.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 from django.db import connection
-from test_notify_integration import BASE_DIR, Worker, database_url
+from test_notify_integration import Worker, worker_environment
 
 from mammamia.celery import app as celery_app
 from notifications.tasks import deliver_pending_notifications
@@ -25,18 +24,8 @@ WAIT_SECONDS = 30
 @pytest.fixture
 def worker(tmp_path, settings):
     queue = f"conn-test-{uuid.uuid4().hex}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DEBUG": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        # Production's default is 60 s; long enough here that age never closes a connection mid-test.
-        "DB_CONN_MAX_AGE": "600",
-        "NOTIFY_TEST_QUEUE": queue,
-        "PYTHONPATH": os.pathsep.join([str(BASE_DIR), str(Path(__file__).parent)]),
-    }
+    # Production's default is 60 s; long enough here that age never closes a connection mid-test.
+    env = worker_environment(settings, queue=queue, DB_CONN_MAX_AGE="600")
     handle = Worker(env, tmp_path / "worker.log")
     handle.queue = queue
     # This process publishes for real (send_task would warn that eager mode does not apply to it).
