@@ -169,14 +169,17 @@ def _events_since(game, seat_number: int, mark: int, view, logs: dict) -> tuple[
     else from the recipient's log derived for them alone (a query and an engine view).
     """
     if seat_number in logs:
-        events = logs[seat_number][mark:]
-        return events[-MAX_EVENTS:], max(0, len(events) - MAX_EVENTS)
+        return _latest(logs[seat_number][mark:])
     if view is not None and "log_tail" not in view.get_deferred_fields():
         count = max(0, view.log_size - mark)
         shown = min(count, MAX_EVENTS)
         if shown <= len(view.log_tail):
             return view.log_tail[len(view.log_tail) - shown :], count - shown
-    events = services.viewer_log(game=game, seat_number=seat_number)[mark:]
+    return _latest(services.viewer_log(game=game, seat_number=seat_number)[mark:])
+
+
+def _latest(events: list[dict]) -> tuple[list[dict], int]:
+    """The last MAX_EVENTS of ``events`` and how many came before them."""
     return events[-MAX_EVENTS:], max(0, len(events) - MAX_EVENTS)
 
 
