@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-E2E_DATABASE = "mammamia_e2e"
+E2E_DATABASE = os.environ.get("E2E_DATABASE", "mammamia_e2e")
 E2E_REDIS_DB = 13
 PYTHON = sys.executable
 
