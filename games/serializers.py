@@ -1,4 +1,4 @@
-"""Serializers of the JSON API: shapes only; the work is done by games.services / games.selectors."""
+"""Serializers of the JSON API: shapes only; the work is done by the services and selectors of games.lobby, games.play and games.history."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games import selectors
 from games.engines import ENGINE_MODULES, get_engine
+from games.history import selectors as history_selectors
 
 register = template.Library()
 
@@ -73,12 +73,12 @@ def match_history(context, profile_user, page=1):
     """``{% match_history profile_user page %}``: finished games (paginated) and per-game stats.
 
     Three queries whatever the length of the history or the page shown: the stats are the
-    counters ``PlayerStats`` keeps, the history a keyset page (``selectors.history_page``).
+    counters ``PlayerStats`` keeps, the history a keyset page (``history_selectors.history_page``).
     """
-    stats = selectors.game_stats(user=profile_user)
+    stats = history_selectors.game_stats(user=profile_user)
     for row in stats:
         row["name"] = _engine_name(row["engine_slug"])
-    history = selectors.match_history(user=profile_user, page=page)
+    history = history_selectors.match_history(user=profile_user, page=page)
     return {
         "profile_user": profile_user,
         "stats": stats,

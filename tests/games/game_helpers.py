@@ -47,10 +47,10 @@ def game_params(*, ui: bool = True):
 
 def start_game(slug: str, users, *, bots: int = 0, options=None, visibility="public", time_limit_hours=0):
     """A started game: users[0] creates it, the others join."""
-    from games import services
+    from games.lobby import services as lobby_services
 
     humans = len(users)
-    game = services.create_game(
+    game = lobby_services.create_game(
         user=users[0],
         engine_slug=slug,
         players=humans + bots,
@@ -62,9 +62,9 @@ def start_game(slug: str, users, *, bots: int = 0, options=None, visibility="pub
     )
     for user in users[1:]:
         if visibility == "private":
-            services.join_game(user=user, game_id=game.pk, invite=services.invite_token(game))
+            lobby_services.join_game(user=user, game_id=game.pk, invite=lobby_services.invite_token(game))
         else:
-            services.join_game(user=user, game_id=game.pk)
+            lobby_services.join_game(user=user, game_id=game.pk)
     game.refresh_from_db()
     return game
 

@@ -1,24 +1,21 @@
-"""Reads for the games platform (writes live in games/services.py).
+"""Reads for playing: who may see a game and as whom, the viewer's own ``SeatView``, the page's log
+entries, the live partial's token and "My games".
 
-Nothing here loads ``GameState``: pages, partials and API responses are built
-from the viewer's own ``SeatView`` row. Every function runs a fixed number of
-queries, whatever the length of a game or of a user's history.
+Nothing here loads ``GameState``: pages, partials and API responses are built from the viewer's own
+``SeatView`` row. Every function runs a fixed number of queries, whatever the length of a game.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count
 
-from games.models import Game, GameEvent, GameStatus, Invitation, PlayerStats, Seat, SeatView, Visibility
+from games.history.selectors import HistoryPage, history_page, seats_prefetch
+from games.lobby.selectors import invited_games
+from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
 
-INVITED_SESSION_KEY = "games_invited"
 FINISHED_PER_PAGE = 10
-HISTORY_PER_PAGE = 20
-LOBBY_PER_PAGE = 20
 
 
 def count_games_awaiting(*, user) -> int:
@@ -27,9 +24,6 @@ def count_games_awaiting(*, user) -> int:
     ``Seat.awaited`` is only ever true in active games (services clear it at the end).
     """
     return Seat.objects.filter(user=user, awaited=True, is_bot=False).count()
-
-
-# Players -----------------------------------------------------------------------
 
 
 def player_dicts(seats: list[Seat]) -> list[dict]:
@@ -57,9 +51,6 @@ def player_dicts(seats: list[Seat]) -> list[dict]:
     return players
 
 
-# The game page -------------------------------------------------------------------
-
-
 @dataclass
 class GameAccess:
     game: Game
@@ -73,13 +64,6 @@ class GameAccess:
         return self.seat.number if self.seat is not None else None
 
 
-def invited_games(session) -> set[int]:
-    """Games whose signed invitation link this browser session has opened."""
-    if session is None:
-        return set()
-    return {int(key) for key in session.get(INVITED_SESSION_KEY, {})}
-
-
 def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     """The game, its seats (with users) and what ``user`` may see of it: one query (two for a game
     without seats, one more for a private game seen by someone not seated). ``None`` if there is no
@@ -87,9 +71,7 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     # The seats with their game in one query (a query's ORM overhead is ~0.5 ms of a ~6 ms page); the
     # game row alone only when it has no seat. Only the creator's id is ever needed (``created_by_id``):
     # no join to the users table for it.
-    seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("user", "game").order_by("number", "join_order")
-    )
+    seats = list(Seat.objects.filter(game_id=game_id).select_related("user", "game").order_by("number", "join_order"))
     if seats:
         game = seats[0].game
         cache_game = Seat.game.field.set_cached_value
@@ -111,7 +93,7 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
 
 def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
     """The one SeatView row of that viewer (``None``: spectators); the whole log is not stored
-    (``games.services.seat_view_with_log`` derives it for one viewer)."""
+    (``games.history.selectors.seat_view_with_log`` derives it for one viewer)."""
     return SeatView.objects.filter(game=game, seat_number=seat_number).first()
 
 
@@ -152,7 +134,7 @@ def log_entries(
     """The viewer's log, oldest first: engine events from the viewer's own view, with the table's
     platform events (joined, timeouts, dropped out) at the places they happened. One query.
 
-    ``full_log``: the viewer's whole engine log (``games.services.seat_view_with_log``), for the
+    ``full_log``: the viewer's whole engine log (``games.history.selectors.seat_view_with_log``), for the
     whole-log page; without it only the stored tail of the engine log is used (constant size).
     """
     full = full_log is not None
@@ -184,9 +166,6 @@ def log_entries(
     return entries
 
 
-# My games ------------------------------------------------------------------------
-
-
 @dataclass
 class MyGames:
     awaiting: list[Seat] = field(default_factory=list)
@@ -196,10 +175,6 @@ class MyGames:
     finished: HistoryPage | None = None
 
 
-def _seats_prefetch():
-    return Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("number", "join_order"))
-
-
 def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
     """The "My games" sections; a fixed number of queries however many games the user played."""
     result = MyGames()
@@ -207,7 +182,7 @@ def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
     current = (
         Seat.objects.filter(user=user, finished_at__isnull=True, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE])
         .select_related("game")
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .order_by("awaited_since", "-game__started_at", "-game__created_at")
     )
     for seat in current:
@@ -232,142 +207,3 @@ def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
     )
     result.finished = history_page(user=user, page=finished_page, per_page=FINISHED_PER_PAGE)
     return result
-
-
-# Finished games, newest first, paged by keyset -------------------------------------------
-#
-# A page is a range of games_seat_history_idx (user, finished_at DESC, game DESC): no COUNT(*)
-# and no OFFSET, so the newest, the oldest and any page between cost the same for 10 or
-# 10,000 finished games. The ``page`` parameter is a token: empty (the newest games),
-# "oldest", or "older.<key>" / "newer.<key>" (the games just older / newer than a row's key).
-
-OLDEST = "oldest"
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-_MICROSECOND = dt.timedelta(microseconds=1)
-
-
-@dataclass
-class HistoryPage:
-    object_list: list[Seat]
-    newer: str | None = None  # token of the page just newer; None on the newest page
-    older: str | None = None  # token of the page just older; None on the oldest page
-
-    @property
-    def has_other_pages(self) -> bool:
-        return self.newer is not None or self.older is not None
-
-
-def _key_token(direction: str, seat: Seat) -> str:
-    return f"{direction}.{(seat.finished_at - _EPOCH) // _MICROSECOND}.{seat.game_id}"
-
-
-def _parse_token(page) -> tuple[str, tuple[dt.datetime, int] | None]:
-    """(``"newest"``, ``"oldest"``, ``"older"`` or ``"newer"``, the key): anything else is the newest page."""
-    token = str(page or "")
-    if token == OLDEST:
-        return OLDEST, None
-    direction, _, key = token.partition(".")
-    micros, _, game_id = key.partition(".")
-    if direction in ("older", "newer") and micros.lstrip("-").isdigit() and game_id.isdigit():
-        try:
-            return direction, (_EPOCH + int(micros) * _MICROSECOND, int(game_id))
-        except OverflowError:
-            pass
-    return "newest", None
-
-
-def _rows(qs: QuerySet, per_page: int) -> tuple[list[Seat], bool]:
-    """Up to ``per_page`` rows and whether there are more in that direction (one more row fetched)."""
-    rows = list(qs[: per_page + 1])
-    return rows[:per_page], len(rows) > per_page
-
-
-def history_page(*, user, page: int | str | None = None, per_page: int = 20) -> HistoryPage:
-    """``user``'s finished games (their Seat, the game and its seats with users), newest first:
-    two queries whatever the length of the history or the page asked for."""
-    qs = (
-        Seat.objects.filter(user=user, finished_at__isnull=False)
-        .select_related("game")
-        .prefetch_related(_seats_prefetch())
-    )
-    newest_first, oldest_first = qs.order_by("-finished_at", "-game_id"), qs.order_by("finished_at", "game_id")
-    direction, key = _parse_token(page)
-    if direction == "older":
-        when, game_id = key
-        # finished_at <= when bounds the index range; the OR only settles ties within it.
-        older = Q(finished_at__lt=when) | Q(finished_at=when, game_id__lt=game_id)
-        rows, more = _rows(newest_first.filter(older, finished_at__lte=when), per_page)
-        if rows:
-            return _page(rows, newer=True, older=more)
-    elif direction == "newer":
-        when, game_id = key
-        newer = Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=game_id)
-        rows, more = _rows(oldest_first.filter(newer, finished_at__gte=when), per_page)
-        # Short of a full page, these are the newest games: show the newest page as it stands.
-        if more or len(rows) == per_page:
-            return _page(rows[::-1], newer=more, older=True)
-    elif direction == OLDEST:
-        rows, more = _rows(oldest_first, per_page)
-        return _page(rows[::-1], newer=more, older=False)
-    rows, more = _rows(newest_first, per_page)
-    return _page(rows, newer=False, older=more)
-
-
-def _page(rows: list[Seat], *, newer: bool, older: bool) -> HistoryPage:
-    return HistoryPage(
-        rows,
-        newer=_key_token("newer", rows[0]) if newer and rows else None,
-        older=_key_token("older", rows[-1]) if older and rows else None,
-    )
-
-
-# Lobby ------------------------------------------------------------------------------
-
-
-def lobby_games(*, engine_slug: str | None = None, page: int | str | None = 1) -> Page:
-    """Open public games with a free seat, newest first, optionally of one game."""
-    qs = (
-        Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
-        .annotate(taken=Count("seats"))
-        .filter(taken__lt=F("players"))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("join_order")))
-        .order_by("-created_at")
-    )
-    if engine_slug:
-        qs = qs.filter(engine_slug=engine_slug)
-    return Paginator(qs, LOBBY_PER_PAGE).get_page(page)
-
-
-def public_games_in_progress(*, engine_slug: str | None = None, limit: int = 10) -> list[Game]:
-    """Recently started public games anyone may watch."""
-    qs = Game.objects.filter(status=GameStatus.ACTIVE, visibility=Visibility.PUBLIC).order_by("-started_at")
-    if engine_slug:
-        qs = qs.filter(engine_slug=engine_slug)
-    return list(qs.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[:limit])
-
-
-# Match history -------------------------------------------------------------------------
-
-
-def match_history(*, user, page: int | str | None = None) -> HistoryPage:
-    """``user``'s finished games, newest first, a page at a time (``history_page``): each row is
-    their Seat with the game and its other seats prefetched (opponents). Two queries."""
-    return history_page(user=user, page=page, per_page=HISTORY_PER_PAGE)
-
-
-def game_stats(*, user) -> list[dict]:
-    """Per game: played, won, win rate, average place — from the counters the services keep
-    (``PlayerStats``), one query of one row per game whatever the length of the history."""
-    stats = []
-    for row in PlayerStats.objects.filter(user=user, played__gt=0).order_by("engine_slug"):
-        stats.append(
-            {
-                "engine_slug": row.engine_slug,
-                "played": row.played,
-                "won": row.won,
-                "win_rate": row.won / row.played,
-                "average_place": row.average_place,
-                "dropped": row.dropped,
-            }
-        )
-    return stats
