@@ -1,4 +1,5 @@
-"""Serializers of the JSON API: shapes only; the work is done by the services and selectors of games.lobby, games.play and games.history."""
+"""Serializers of the JSON API: shapes only; the work is done by the services and selectors of
+games.lobby, games.play and games.history."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Pages of the games platform: thin views over the services (writes) and selectors (reads) of games.lobby, games.play and games.history.
+"""Pages of the games platform: thin views over the services (writes) and selectors (reads) of
+games.lobby, games.play and games.history.
 
 Every game page, partial and log is built from the viewer's own SeatView row.
 """
