@@ -18,7 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.engines import ENGINE_MODULES
+from games.engines import engine_slugs
 from games.exceptions import GameError
 from games.history import selectors as history_selectors
 from games.lobby import selectors as lobby_selectors
@@ -107,13 +107,13 @@ class LobbyView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, enum=list(ENGINE_MODULES)), OpenApiParameter("page", int)],
+        parameters=[OpenApiParameter("game", str, enum=engine_slugs()), OpenApiParameter("page", int)],
         responses={200: GameSummarySerializer(many=True)},
     )
     def get(self, request):
         slug = request.query_params.get("game")
         page = lobby_selectors.lobby_games(
-            engine_slug=slug if slug in ENGINE_MODULES else None, page=request.query_params.get("page")
+            engine_slug=slug if slug in engine_slugs() else None, page=request.query_params.get("page")
         )
         return Response(
             {

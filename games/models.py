@@ -31,13 +31,6 @@ from django.utils.translation import pgettext_lazy
 
 from games.engines import get_engine
 
-# Seat colours per game, in seat order. Mamma Mia!'s follow its rules (seat 0
-# green, 1 red ...); Marumiere's avoid its card colours (red/blue/yellow/green).
-SEAT_COLOURS: dict[str, list[str]] = {
-    "mamma-mia": ["green", "red", "yellow", "purple", "brown"],
-    "konamon": ["orange", "teal", "pink", "navy"],
-    "marumiere": ["purple", "brown", "teal", "orange"],
-}
 DEFAULT_COLOURS = ["green", "red", "yellow", "purple", "brown", "teal", "orange", "pink", "navy"]
 
 COLOUR_LABELS = {
@@ -54,7 +47,14 @@ COLOUR_LABELS = {
 
 
 def seat_colours(slug: str, players: int) -> list[str]:
-    return (SEAT_COLOURS.get(slug) or DEFAULT_COLOURS)[:players]
+    """The seat colours of a game (its app config's), in seat order; the platform's for an unknown one."""
+    from games.registry import get_game
+
+    try:
+        colours = get_game(slug).seat_colours
+    except KeyError:
+        colours = ()
+    return list(colours or DEFAULT_COLOURS)[:players]
 
 
 class GameStatus(models.TextChoices):

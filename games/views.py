@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import board as game_board
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
@@ -43,7 +43,7 @@ LOG_ON_PAGE = 20
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game") or ""
-    if slug not in ENGINE_MODULES:
+    if slug not in engine_slugs():
         slug = ""
     page = lobby_selectors.lobby_games(engine_slug=slug or None, page=request.GET.get("page"))
     return render(
@@ -51,7 +51,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "page": page,
-            "engines": [get_engine(s) for s in ENGINE_MODULES],
+            "engines": [get_engine(s) for s in engine_slugs()],
             "selected": slug,
             "watch": lobby_selectors.public_games_in_progress(engine_slug=slug or None),
         },
@@ -298,7 +298,10 @@ def _option_labels(game) -> list[tuple[str, str]]:
     except KeyError:
         return []
     return [
-        (option_label(name), option_value_label(name, game.options.get(name, values[0])))
+        (
+            option_label(game.engine_slug, name),
+            option_value_label(game.engine_slug, name, game.options.get(name, values[0])),
+        )
         for name, values in engine_options.items()
     ]
 

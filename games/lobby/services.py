@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import signals
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.exceptions import (
     AlreadySeated,
     BadInput,
@@ -80,7 +80,7 @@ def create_game(
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
-    if engine_slug not in ENGINE_MODULES:
+    if engine_slug not in engine_slugs():
         raise BadInput()
     engine = get_engine(engine_slug)
     options = dict(options or {})

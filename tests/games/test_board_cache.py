@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from games import board as game_board
 from games.models import GameState, Seat, SeatView
-from games.ui.konamon import action_card
+from konamon.ui import action_card
 from tests.games.game_helpers import start_game
 from tests.games.ui.support import forms_in, possible_posts
 

@@ -25,7 +25,7 @@ import time_machine
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
-from game_helpers import game_params, start_game
+from game_helpers import SLUGS, start_game
 
 from games import tables
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
@@ -54,7 +54,7 @@ def strings_in(value) -> set[str]:
 
 
 def mamma_mia_tokens(state, view, seat):
-    from games.ui.mamma_mia import recipe_card
+    from mamma_mia.ui import recipe_card
 
     recipe = re.compile(r"^(green|red|yellow|purple|brown)-[1-8]$")
     in_state = set()
@@ -75,7 +75,7 @@ def mamma_mia_tokens(state, view, seat):
 
 
 def konamon_tokens(state, view, seat):
-    from games.ui.konamon import action_card
+    from konamon.ui import action_card
 
     in_state = set(state["deck"])
     for other, hand in enumerate(state["hands"]):
@@ -209,7 +209,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", game_params())
+@pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch):
     rng = random.Random(f"{slug}{seed}")
