@@ -4,7 +4,7 @@ A league is created by anyone for one game and a number of players per game. Unt
 players sign up (and may withdraw); then ``start_league`` (the beat task, or anyone's page view of a
 league past its date) creates every game of ``pairings.schedule`` in one transaction under the
 league's row lock: it runs once whatever the number of workers, and ``LeagueGame``'s unique
-(league, round, table) would refuse a second copy anyway. The games are private, rated, with the
+(league, round, table) would refuse a second copy anyway. The games are public, rated, with the
 league's time limit. When the last of them ends (``game_over``, in that game's transaction) the
 league finishes and names its winner. Entrants are e-mailed through the outbox when it starts and ends.
 
@@ -126,17 +126,17 @@ def withdraw(*, user, league_id: int, now: dt.datetime | None = None) -> None:
 
 
 def create_seated_game(*, users: list, engine_slug: str, time_limit_hours: int) -> Game:
-    """A private rated game with ``users`` seated (it starts when the last one sits), through the
-    platform's own services: the first creates it, the others join with its invitation link."""
+    """A rated game with ``users`` seated (it starts when the last one sits), through the platform's own
+    services: the first creates it, the others join, all in the caller's transaction, so nobody else
+    ever sees a free seat. Public: anyone may watch a league's games."""
     from games import services
 
     game = services.create_game(
         user=users[0], engine_slug=engine_slug, players=len(users), time_limit_hours=time_limit_hours,
-        visibility=Visibility.PRIVATE, rated=True,
+        visibility=Visibility.PUBLIC, rated=True,
     )
-    token = services.invite_token(game)
     for user in users[1:]:
-        services.join_game(user=user, game_id=game.pk, invite=token)
+        services.join_game(user=user, game_id=game.pk)
     return game
 
 
