@@ -131,6 +131,27 @@ def leaderboard_queryset(*, engine_slug: str, now: dt.datetime | None = None):
     return Rating.objects.filter(engine_slug=engine_slug, last_game_at__gte=since)
 
 
+def leaderboard_page_queryset(
+    *, engine_slug: str, key: tuple[str, float, int, int] | None, per_page: int, now: dt.datetime | None = None
+):
+    """The rows of one page and the next one's first (``per_page`` + 1), from ``key`` on (a parsed token)."""
+    qs = leaderboard_queryset(engine_slug=engine_slug, now=now).select_related("user")
+    qs = qs.only(
+        "user_id", "conservative", "games", "mu", "sigma", "last_game_at",
+        "user__username", "user__display_name",
+    )
+    if key is None:
+        qs = qs.order_by("-conservative", "-user_id")
+    elif key[0] == "before":
+        # Row comparison: PostgreSQL turns it into the index range's start, whatever the depth.
+        qs = qs.extra(where=["(conservative, user_id) > (%s, %s)"], params=[key[1], key[2]])
+        qs = qs.order_by("conservative", "user_id")
+    else:
+        qs = qs.extra(where=["(conservative, user_id) < (%s, %s)"], params=[key[1], key[2]])
+        qs = qs.order_by("-conservative", "-user_id")
+    return qs[: per_page + 1]
+
+
 def leaderboard(
     *, engine_slug: str, page: str | None = None, per_page: int = LEADERBOARD_PAGE, now: dt.datetime | None = None
 ) -> LeaderboardPage:
@@ -140,24 +161,10 @@ def leaderboard(
     rows are a range of ``competition_leaderboard_idx`` read from the key on, LIMIT ``per_page`` + 1.
     """
     key = parse_token(page)
-    qs = leaderboard_queryset(engine_slug=engine_slug, now=now).select_related("user")
-    qs = qs.only(
-        "user_id", "conservative", "games", "mu", "sigma", "last_game_at",
-        "user__username", "user__display_name",
-    )
+    qs = leaderboard_page_queryset(engine_slug=engine_slug, key=key, per_page=per_page, now=now)
     backwards = key is not None and key[0] == "before"
-    if key is None:
-        qs = qs.order_by("-conservative", "-user_id")
-        first_rank = 1
-    elif backwards:
-        # Row comparison: PostgreSQL turns it into the index range's start, whatever the depth.
-        qs = qs.extra(where=["(conservative, user_id) > (%s, %s)"], params=[key[1], key[2]])
-        qs = qs.order_by("conservative", "user_id")
-    else:
-        qs = qs.extra(where=["(conservative, user_id) < (%s, %s)"], params=[key[1], key[2]])
-        qs = qs.order_by("-conservative", "-user_id")
-        first_rank = key[3] + 1
-    fetched = list(qs[: per_page + 1])
+    first_rank = 1 if key is None else key[3] + 1
+    fetched = list(qs)
     more = len(fetched) > per_page
     fetched = fetched[:per_page]
     if backwards:

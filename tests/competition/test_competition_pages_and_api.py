@@ -200,3 +200,21 @@ def test_schema_lists_the_new_endpoints(client):
     for path in ("/api/leaderboards/{slug}/", "/api/users/{username}/ratings/", "/api/leagues/",
                  "/api/leagues/{league_id}/sign-up/"):
         assert path in schema
+
+
+@pytest.mark.parametrize(("language", "words"), [("ja", "ランキング"), ("zh-hant", "排行榜"), ("fr", "Classement de")])
+def test_leaderboard_and_leagues_pages_speak_the_readers_language(client, language, words):
+    client.cookies["django_language"] = language
+    page = client.get(reverse("competition:leaderboard", args=["konamon"]), HTTP_ACCEPT_LANGUAGE=language)
+    assert words in page.content.decode()
+    leagues_page = client.get(reverse("competition:leagues"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert {"ja": "リーグ", "zh-hant": "聯賽", "fr": "Ligues"}[language] in leagues_page
+
+
+def test_the_chart_escapes_its_title_and_draws_one_point_per_game():
+    from competition.chart import rating_chart
+
+    svg = str(rating_chart([0.0, 1.5, 3.25], title='<script>"x"</script>'))
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert svg.count(",") >= 3 and svg.startswith("<svg") and svg.endswith("</svg>")
+    assert str(rating_chart([], title="t")) == ""
