@@ -35,7 +35,7 @@ class Rating(models.Model):
             # the columns a page shows are included, so a page is an index-only range scan.
             models.Index(
                 fields=["engine_slug", "-conservative", "-user"],
-                include=["last_game_at", "games", "mu", "sigma"],
+                include=["id", "last_game_at", "games", "mu", "sigma"],
                 name="competition_leaderboard_idx",
             ),
         ]
