@@ -136,3 +136,35 @@ def test_rebuild_reports_ratings_of_a_game_no_longer_rated(people):
     game.rated = False
     game.save(update_fields=["rated"])
     assert len(ratings.rebuild().differences) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_games_of_one_player_ending_at_once_both_count(people):
+    """Each locks the player's rating row: the second applies on top of the first, as a rebuild does."""
+    import threading
+
+    from django.db import connection
+
+    star, a, b = people[:3]
+    games = [started([star, a]), started([star, b])]
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def finish(game, opponent, offset):
+        try:
+            barrier.wait()
+            finish_with(game, {star: 1, opponent: 2}, when=timezone.now() + dt.timedelta(seconds=offset))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    pairs = enumerate(zip(games, (a, b), strict=True))
+    threads = [threading.Thread(target=finish, args=(g, o, i)) for i, (g, o) in pairs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert shown(star, games[0].engine_slug)[3] == 2
+    assert RatingChange.objects.filter(user=star).count() == 2
