@@ -20,7 +20,7 @@ from competition.serializers import (
     PlayerRatingSerializer,
 )
 from games.api import ERRORS, ApiView, _valid
-from games.engines import ENGINE_MODULES
+from games.engines import engine_slugs
 
 PAGE_PARAM = OpenApiParameter("page", str, description="A `next` or `previous` token of a page; none: the top.")
 
@@ -37,7 +37,7 @@ class LeaderboardView(ApiView):
 
     @extend_schema(parameters=[PAGE_PARAM], responses={200: LeaderboardSerializer, **ERRORS})
     def get(self, request, slug: str):
-        if slug not in ENGINE_MODULES:
+        if slug not in engine_slugs():
             raise Http404
         page = selectors.leaderboard(engine_slug=slug, page=request.query_params.get("page"))
         rows = [

@@ -8,7 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.models import TimeLimit
 
 
@@ -31,7 +31,7 @@ class LeagueForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        engines = [get_engine(slug) for slug in ENGINE_MODULES]
+        engines = [get_engine(slug) for slug in engine_slugs()]
         self.fields["engine_slug"].choices = [(e.slug, e.name) for e in engines]
         sizes = range(min(e.min_players for e in engines), max(e.max_players for e in engines) + 1)
         self.fields["players_per_game"].choices = [(n, str(n)) for n in sizes]

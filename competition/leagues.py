@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from competition.models import League, LeagueEntry, LeagueGame, LeagueStatus
 from competition.outcome import game_result
 from competition.pairings import schedule
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError
 from games.models import Game, GameStatus, Seat, TimeLimit, Visibility
 
@@ -69,7 +69,7 @@ def create_league(
     name = (name or "").strip()
     if not name or len(name) > 80:
         raise BadInput(_("Give the league a name of at most 80 characters."))
-    if engine_slug not in ENGINE_MODULES:
+    if engine_slug not in engine_slugs():
         raise BadInput()
     engine = get_engine(engine_slug)
     if not isinstance(players_per_game, int) or not engine.min_players <= players_per_game <= engine.max_players:
@@ -129,7 +129,7 @@ def create_seated_game(*, users: list, engine_slug: str, time_limit_hours: int) 
     """A rated game with ``users`` seated (it starts when the last one sits), through the platform's own
     services: the first creates it, the others join, all in the caller's transaction, so nobody else
     ever sees a free seat. Public: anyone may watch a league's games."""
-    from games import services
+    from games.lobby import services
 
     game = services.create_game(
         user=users[0], engine_slug=engine_slug, players=len(users), time_limit_hours=time_limit_hours,

@@ -65,7 +65,7 @@ def ratings_for_pairs(pairs: Iterable[tuple[int | None, str]]) -> dict[tuple[int
 
 
 def add_ratings_to_players(players: list[dict], *, engine_slug: str) -> list[dict]:
-    """The game page's player dicts (``games.selectors.player_dicts``) with ``rating`` (a ``Shown`` or
+    """The game page's player dicts (``games.play.selectors.player_dicts``) with ``rating`` (a ``Shown`` or
     ``None``): one query. The dicts are part of the cached board's key, so a new rating shows at once."""
     ratings = ratings_for(user_ids=[p.get("user_id") for p in players], engine_slug=engine_slug)
     for player in players:

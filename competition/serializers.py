@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from competition.ratings import PROVISIONAL_GAMES
-from games.engines import ENGINE_MODULES
+from games.engines import engine_slugs
 from games.models import TimeLimit
 
 
@@ -98,7 +98,7 @@ class LeagueDetailSerializer(serializers.Serializer):
 
 class CreateLeagueSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
-    game = serializers.ChoiceField(choices=list(ENGINE_MODULES))
+    game = serializers.ChoiceField(choices=engine_slugs())
     players_per_game = serializers.IntegerField(min_value=2, max_value=9)
     signup_until = serializers.DateTimeField(help_text="When sign-ups close and the games are created.")
     time_limit_hours = serializers.ChoiceField(choices=[v for v in TimeLimit.values if v], default=TimeLimit.D2)

@@ -15,14 +15,14 @@ from competition import selectors
 from competition.forms import LeagueForm
 from competition.models import League, LeagueStatus
 from competition.ratings import ACTIVE_DAYS, PROVISIONAL_GAMES
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.exceptions import GameError
 
 LEAGUES_PER_LIST = 20
 
 
 def _engine_or_404(slug: str):
-    if slug not in ENGINE_MODULES:
+    if slug not in engine_slugs():
         raise Http404
     return get_engine(slug)
 
@@ -37,7 +37,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "engine": engine,
             "page": page,
-            "engines": [get_engine(s) for s in ENGINE_MODULES],
+            "engines": [get_engine(s) for s in engine_slugs()],
             "active_days": ACTIVE_DAYS,
             "provisional_games": PROVISIONAL_GAMES,
         },

@@ -7,8 +7,10 @@ import random
 from django.db import transaction
 from django.utils import timezone
 
-from games import services, signals
+from games import signals
+from games.lobby import services as lobby_services
 from games.models import Game, GameStatus, Seat
+from games.play import services as play_services
 
 SLUG_BY_SIZE = {2: "marumiere", 3: "mamma-mia", 4: "mamma-mia", 5: "mamma-mia"}
 
@@ -16,18 +18,18 @@ SLUG_BY_SIZE = {2: "marumiere", 3: "mamma-mia", 4: "mamma-mia", 5: "mamma-mia"}
 def started(users, *, slug: str | None = None, rated: bool = True, bots: int = 0) -> Game:
     """A started game of ``users`` (the first creates it, the others join)."""
     slug = slug or SLUG_BY_SIZE[len(users) + bots]
-    game = services.create_game(
+    game = lobby_services.create_game(
         user=users[0], engine_slug=slug, players=len(users) + bots, bots=bots, rated=rated
     )
     for user in users[1:]:
-        services.join_game(user=user, game_id=game.pk)
+        lobby_services.join_game(user=user, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == GameStatus.ACTIVE
     return game
 
 
 def finish_with(game: Game, places: dict, *, when=None) -> Game:
-    """End ``game`` with ``places`` ({user: place}) as ``games.services._finish`` ends a game: the seats'
+    """End ``game`` with ``places`` ({user: place}) as ``games.play.services._finish`` ends a game: the seats'
     places, the game row, then the real ``game_finished`` signal, all in one transaction."""
     now = when or timezone.now()
     with transaction.atomic():
@@ -56,7 +58,7 @@ def play_randomly_to_the_end(game: Game, rng: random.Random) -> Game:
             return game
         seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
         view = SeatView.objects.get(game=game, seat_number=seat.number)
-        services.check_play_move(
+        play_services.check_play_move(
             user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
         )
     raise AssertionError("the game did not end")

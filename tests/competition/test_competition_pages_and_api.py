@@ -103,7 +103,7 @@ def test_ratings_show_next_to_names_at_the_table_and_in_the_lobby(people, client
     game = started([a, c], slug="marumiere")
     client.force_login(c)
     assert shown in client.get(reverse("game", args=[game.pk])).content.decode()
-    from games import services
+    from games.lobby import services
 
     services.create_game(user=a, engine_slug="marumiere", players=3)
     lobby = client.get(reverse("lobby")).content.decode()
