@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from games.engines.card_backs import card_back_svg
+from games.engines.card_backs import MAX_SIZE, card_back_svg
 from games.ui import names
 from games.ui.base import GameUI, Move, Players, View, at, move_value
 
@@ -26,8 +26,7 @@ DATA_FILE = Path(__file__).resolve().parent.parent / "engines" / "data" / "marum
 TRUMP = 5
 MISERE = 9
 TRICKS_PER_ROUND = 8
-# One scale for every back on the page, so equal sizes always look equal (the largest back: 9 × 1.08).
-MAX_SIZE = 9 * 1.08
+# One scale for every back on the page (card_backs.MAX_SIZE), so equal sizes always look equal.
 PORTRAIT = (60, 84)
 SIDEWAYS = (84, 60)
 
