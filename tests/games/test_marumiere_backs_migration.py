@@ -15,9 +15,10 @@ from django.apps import apps
 from game_helpers import start_game
 from test_state_log_chunks import play_to_the_end
 
-from games import services
-from games.engines import marumiere as m
+from games.history import services as history_services
 from games.models import GameState, GameStatus, Seat, SeatView
+from games.play import services as play_services
+from marumiere import engine as m
 
 migration = importlib.import_module("games.migrations.0005_i14_marumiere_backs_per_round")
 BEFORE_I14 = Path(__file__).resolve().parent.parent / "engines" / "data" / "marumiere_before_i14.json"
@@ -58,14 +59,15 @@ def sizes_in_views(game) -> list[float]:
 
 def play_into_round_two(game, rng: random.Random) -> None:
     for _ in range(500):
-        services.play_bot_turns(game_id=game.pk)
+        play_services.play_bot_turns(game_id=game.pk)
         game.refresh_from_db()
         state = GameState.objects.get(game=game).state
         if state["round"] == 2 and state["phase"] == "play":
             return
         seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
         legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-        services.check_play_move(user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version)
+        move = rng.choice(legal)
+        play_services.check_play_move(user=seat.user, game_id=game.pk, move=move, expected_version=game.version)
     raise AssertionError("round 2 did not come")
 
 
@@ -74,7 +76,7 @@ def test_a_game_stored_before_i14_takes_this_rounds_new_sizes_and_plays_to_its_e
     game = start_game("marumiere", players[:2], bots=1)
     play_into_round_two(game, random.Random(14))
     store_as_before_i14(game)
-    assert "stored state differs from the replayed one" in services.check_snapshot(game).problems
+    assert "stored state differs from the replayed one" in history_services.check_snapshot(game).problems
     assert any(round(size, 1) != size for size in sizes_in_views(game)), "the views had 2 decimals"
 
     migration.backs_per_round(apps, None)
@@ -82,7 +84,7 @@ def test_a_game_stored_before_i14_takes_this_rounds_new_sizes_and_plays_to_its_e
     state = GameState.objects.get(game=game).state
     assert state["sizes"] == m.round_sizes(state["seed"], 2)
     assert all(round(size, 1) == size for size in sizes_in_views(game))
-    assert services.check_snapshot(game).problems == [], "stored state and views are what a replay gives"
+    assert history_services.check_snapshot(game).problems == [], "stored state and views are what a replay gives"
     before = list(SeatView.objects.filter(game=game).values_list("view", flat=True))
     migration.backs_per_round(apps, None)
     assert list(SeatView.objects.filter(game=game).values_list("view", flat=True)) == before, "runs once"
@@ -90,8 +92,8 @@ def test_a_game_stored_before_i14_takes_this_rounds_new_sizes_and_plays_to_its_e
     play_to_the_end(game, random.Random(41))
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
-    assert services.check_snapshot(game).problems == []
-    assert services.verify_deal(game) == []
+    assert history_services.check_snapshot(game).problems == []
+    assert history_services.verify_deal(game) == []
 
 
 @pytest.mark.django_db
@@ -104,6 +106,6 @@ def test_a_finished_game_stored_before_i14_replays_clean_after_the_migration(pla
 
     migration.backs_per_round(apps, None)
 
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
     assert all(round(size, 1) == size for size in sizes_in_views(game))
     assert GameState.objects.get(game=other).state == konamon_state, "other games are left alone"

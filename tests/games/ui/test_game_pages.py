@@ -12,8 +12,9 @@ import pytest
 from django.http import QueryDict
 from django.utils import translation
 
-from games.engines import get_engine, konamon
+from games.engines import get_engine
 from games.ui import BadMoveInput, get_ui
+from konamon import engine as konamon_engine
 from tests.games.ui.support import (
     PLATFORM_FIELDS,
     bot_states,
@@ -163,7 +164,7 @@ def test_konamon_customers_are_named_in_the_readers_language():
 def managers_friend_first(hands: list[list[int]], drawn: list[int]) -> dict:
     """A Konamon! game whose first customer is the Manager's friend (c09): each seat draws ``drawn``."""
     dealt = {card for hand in hands for card in hand} | set(drawn)
-    customers = ["c09", *sorted(c for c in konamon.CUSTOMERS if c != "c09")]
+    customers = ["c09", *sorted(c for c in konamon_engine.CUSTOMERS if c != "c09")]
     deal = {"hands": hands, "actions": [*drawn, *(n for n in range(1, 61) if n not in dealt)], "customers": customers}
     return get_engine("konamon").setup(len(hands), 0, {"deal": deal})
 
