@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError
+from games.exceptions import BadInput, GameError, ReplayUnavailable
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -413,7 +413,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         as_seat = 0
     as_seat = max(0, min(as_seat, game.players - 1))
-    state, last_move, total = history_services.replay_step(game, step)
+    try:
+        state, last_move, total = history_services.replay_step(game, step)
+    except ReplayUnavailable as exc:
+        messages.error(request, exc.message)
+        return redirect("game", game.pk)
     step = max(0, min(step, total))
     ui = _ui(game.engine_slug)
     engine = game.engine
