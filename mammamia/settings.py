@@ -152,6 +152,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 # API tokens (django-rest-knox, trust.ApiToken): stored hashed, one per device, lapsing after
 # API_TOKEN_IDLE_DAYS without use, all deleted when the password changes.
 KNOX_TOKEN_MODEL = "trust.ApiToken"
+# knox's migrations create its own AuthToken table even when the model is swapped out for ours.
+MIGRATION_MODULES = {"knox": None}
 API_TOKEN_IDLE_DAYS = env.int("API_TOKEN_IDLE_DAYS", default=30)
 API_TOKENS_PER_USER = env.int("API_TOKENS_PER_USER", default=20)
 REST_KNOX = {
@@ -247,8 +249,9 @@ GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # First: its WWW-Authenticate header makes a missing or bad credential a 401 (not a 403).
         "trust.tokens.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": [
         "trust.parsers.SafeJSONParser",
