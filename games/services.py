@@ -26,7 +26,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import connection, transaction
 from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
@@ -73,7 +72,6 @@ ROUND_START_EVENTS = frozenset({"round", "round_start"})
 BOT_MOVES_PER_TASK = 200  # a bot task re-queues itself after this many moves
 TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
 DROP_OUT_AFTER_TIMEOUTS = 3
-INVITE_SALT = "games.invite"
 
 SPECTATOR_KEY = "spectator"
 
@@ -112,16 +110,18 @@ def seat_order(seed: int | str, players: int) -> list[int]:
 
 
 def invite_token(game: Game) -> str:
-    """A signed token for the invitation link of ``game``."""
-    return signing.dumps(game.pk, salt=INVITE_SALT, compress=True)
+    """A new invitation link's token for ``game``, made for its creator (trust.invites: per link, revocable,
+    expiring when the game starts or after INVITE_LINK_HOURS)."""
+    from trust.invites import create_link
+
+    return create_link(user=game.created_by, game_id=game.pk).token
 
 
 def game_id_from_invite(token: str) -> int | None:
-    try:
-        value = signing.loads(token, salt=INVITE_SALT)
-    except signing.BadSignature:
-        return None
-    return value if isinstance(value, int) else None
+    """The game a usable invitation link admits to (trust.invites), or ``None``."""
+    from trust.invites import game_id_for
+
+    return game_id_for(token)
 
 
 def _viewer_key(seat_number: int | None) -> str:

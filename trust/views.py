@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from trust import account, tokens
+from games.exceptions import GameError
+from trust import account, invites, tokens
 
 
 def settings_context(user) -> dict:
@@ -84,3 +85,27 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your account is deleted. Thank you for playing."))
             return redirect("home")
     return render(request, "trust/delete_account.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def create_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        invites.create_link(user=request.user, game_id=game_id)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("A new invitation link is ready below."))
+    return redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def revoke_invite_link(request: HttpRequest, game_id: int, link_id: int) -> HttpResponse:
+    try:
+        invites.revoke_link(user=request.user, game_id=game_id, link_id=link_id)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The invitation link no longer works."))
+    return redirect("game", game_id)
