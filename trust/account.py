@@ -112,8 +112,13 @@ def export_data(user) -> dict[str, Any]:
             for i in Invitation.objects.filter(user=user)
         ],
         "emails": [
-            {"kind": e.kind, "game": e.game_id, "status": e.status, "created_at": _iso(e.created_at),
-             "sent_at": _iso(e.sent_at)}
+            {
+                "kind": e.kind,
+                "game": e.game_id,
+                "status": e.status,
+                "created_at": _iso(e.created_at),
+                "sent_at": _iso(e.sent_at),
+            }
             for e in OutboxEmail.objects.filter(user=user).order_by("created_at")
         ],
     }

@@ -32,7 +32,6 @@ class ApiToken(AbstractAuthToken):
         return f"{self.name} ({self.token_key}…)"
 
 
-
 class InviteLinkQuerySet(models.QuerySet):
     def usable(self, *, now=None):
         """Links that still admit someone: not revoked, not expired, their game still open."""
@@ -44,9 +43,7 @@ class InviteLinkQuerySet(models.QuerySet):
 
 class InviteLink(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="invite_links")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     expires_at = models.DateTimeField(_("expires"))

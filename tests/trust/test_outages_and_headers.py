@@ -49,7 +49,12 @@ def test_sign_up_while_the_smtp_server_is_down_loses_no_email(client, settings):
     settings.MAILERS = smtp_settings(port)
     response = client.post(
         reverse("account_signup"),
-        {"email": "ada@example.com", "username": "ada", "password1": "a fine long passphrase", "password2": "a fine long passphrase"},
+        {
+            "email": "ada@example.com",
+            "username": "ada",
+            "password1": "a fine long passphrase",
+            "password2": "a fine long passphrase",
+        },
     )
     assert response.status_code == 302
     row = OutboxEmail.objects.get(kind=OutboxEmail.Kind.ACCOUNT)
@@ -106,7 +111,11 @@ def test_pages_with_ones_own_cards_are_not_stored_and_a_permissions_policy_is_se
     game = start_game("mamma-mia", players[:3])
     seat, _view = awaited_human(game)
     client.force_login(seat.user)
-    for url in (reverse("game", args=[game.pk]), reverse("api-game", args=[game.pk]), reverse("game-log", args=[game.pk])):
+    for url in (
+        reverse("game", args=[game.pk]),
+        reverse("api-game", args=[game.pk]),
+        reverse("game-log", args=[game.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 200
         assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"], url

@@ -22,7 +22,9 @@ def play_to_the_end(game):
         if game.status != GameStatus.ACTIVE:
             return
         seat, view = awaited_human(game)
-        services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version)
+        services.check_play_move(
+            user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version
+        )
 
 
 def test_the_export_holds_my_account_settings_games_moves_and_only_my_own_view(players, client):
