@@ -11,6 +11,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.serializers import ErrorSerializer
 from trust.tokens import TokenRefused, issue_token
 
 
@@ -26,11 +27,6 @@ class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`. Shown only this once.")
     name = serializers.CharField()
     expiry = serializers.DateTimeField(help_text="Pushed forward each time the token is used.")
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    detail = serializers.JSONField()
 
 
 def _error(code: str, detail, status_code: int) -> Response:

@@ -7,4 +7,4 @@ class TrustConfig(AppConfig):
     verbose_name = _("Trust and privacy")
 
     def ready(self) -> None:
-        from trust import checks, receivers  # noqa: F401 - registers the deploy check and the signal receivers
+        from trust import checks, receivers, schema  # noqa: F401 - registers the deploy check, receivers, schema

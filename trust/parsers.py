@@ -1,5 +1,8 @@
 """The API's JSON parser: whatever comes in, a 400 rather than a 500.
 
+``NaN``, ``Infinity`` and numbers too large for a float (``1e999``) are refused too, as DRF's strict JSON
+renderer could not write them back.
+
 Python's ``json`` recurses once per nesting level: ``[`` x 50,000 raises ``RecursionError`` (which DRF's parser
 does not catch). PostgreSQL refuses NUL in text and JSON, and a lone surrogate (``"\\ud800"``) cannot be
 encoded back into UTF-8 when a message echoes it: both are refused here, with the nesting, before any view sees
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -34,7 +38,13 @@ def unsafe_reason(data, *, max_depth: int = MAX_JSON_DEPTH) -> str | None:
                 stack.append((item, depth + 1))
         elif isinstance(value, str) and not text_is_safe(value):
             return _("The JSON holds characters that are not allowed (NUL or a lone surrogate).")
+        elif isinstance(value, float) and not math.isfinite(value):
+            return _("Numbers must be finite.")
     return None
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not valid JSON")
 
 
 def text_is_safe(text: str) -> bool:
@@ -53,7 +63,7 @@ class SafeJSONParser(JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = codecs.getreader(encoding)(stream).read()
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constants)
         except RecursionError:
             raise ParseError(_("The JSON is nested too deeply.")) from None
         except ValueError as exc:

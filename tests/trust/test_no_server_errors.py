@@ -130,3 +130,12 @@ def test_a_nul_character_in_json_is_refused(game, client):
     response = api_move(client, game, '{"expected_version": 0, "move": {"type": "\\u0000"}}')
     assert response.status_code == 400
     assert Seat.objects.filter(game=game).count() == 3
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_numbers_are_refused(game, client, number):
+    seat, _view = awaited_human(game)
+    client.force_login(seat.user)
+    response = api_move(client, game, '{"expected_version": 0, "move": {"type": "x", "n": %s}}' % number)
+    assert response.status_code == 400
+    assert set(response.json()) == {"error", "detail"}
