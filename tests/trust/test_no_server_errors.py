@@ -136,6 +136,7 @@ def test_a_nul_character_in_json_is_refused(game, client):
 def test_non_finite_numbers_are_refused(game, client, number):
     seat, _view = awaited_human(game)
     client.force_login(seat.user)
-    response = api_move(client, game, '{"expected_version": 0, "move": {"type": "x", "n": %s}}' % number)
+    body = '{"expected_version": 0, "move": {"type": "x", "n": ' + number + "}}"
+    response = api_move(client, game, body)
     assert response.status_code == 400
     assert set(response.json()) == {"error", "detail"}
