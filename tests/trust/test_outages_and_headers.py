@@ -123,11 +123,14 @@ def test_pages_with_ones_own_cards_are_not_stored_and_a_permissions_policy_is_se
     assert "Permissions-Policy" in client.get(reverse("lobby")).headers
 
 
-def test_check_deploy_warns_when_the_cache_is_per_process(settings, db):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    with pytest.raises(SystemCheckError, match="trust.W001"):
-        call_command("check", "--deploy", "--fail-level", "WARNING", "--tag", "security")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "shared"}}
+def test_check_deploy_warns_when_the_cache_is_per_process(db):
+    from django.test import override_settings
+
     from trust.checks import shared_cache_check
 
-    assert shared_cache_check() == []
+    per_process = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    with override_settings(CACHES=per_process), pytest.raises(SystemCheckError, match="trust.W001"):
+        call_command("check", "--deploy", "--fail-level", "WARNING", "--tag", "security")
+    shared = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1"}}
+    with override_settings(CACHES=shared):
+        assert shared_cache_check() == []
