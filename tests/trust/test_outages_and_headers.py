@@ -134,3 +134,43 @@ def test_check_deploy_warns_when_the_cache_is_per_process(db):
     shared = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1"}}
     with override_settings(CACHES=shared):
         assert shared_cache_check() == []
+
+
+@pytest.mark.django_db
+def test_creating_a_game_whose_first_turn_is_a_bots_survives_a_broker_outage(
+    players, client, monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    from kombu.exceptions import OperationalError
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(game_tasks.play_bot_moves, "apply_async", broker_down)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    client.force_login(players[0])
+    form = {"engine_slug": "konamon", "players": 4, "bots": 3, "time_limit_hours": 0, "visibility": "public"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("game-create"), form)
+    assert response.status_code == 302
+    from games.models import Game, Seat
+
+    game = Game.objects.get()
+    assert game.status == "active"
+    monkeypatch.undo()
+    if Seat.objects.filter(game=game, awaited=True, is_bot=True).exists():
+        from notifications.deadlines import check_deadlines
+
+        with time_machine.travel(dt.datetime.now(tz=dt.UTC) + dt.timedelta(minutes=3)):
+            check_deadlines()
+        assert not Seat.objects.filter(game=game, awaited=True, is_bot=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reset_request_for_an_unknown_address_goes_through_the_outbox_too(client, settings, eager_celery):
+    from django.core import mail
+
+    response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    row = OutboxEmail.objects.get(kind=OutboxEmail.Kind.ACCOUNT)
+    assert row.user is None and row.status == OutboxEmail.Status.SENT
+    assert [m.to for m in mail.outbox] == [["nobody@example.com"]]
