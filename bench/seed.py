@@ -46,10 +46,10 @@ def cookies_for(user) -> dict[str, str]:
 
 def two_seat_game(slug: str, first, second):
     """A two-seat game of ``slug`` started through the services: created by ``first``, joined by ``second``."""
-    from games import services
+    from games.lobby import services as lobby_services
 
-    game = services.create_game(user=first, engine_slug=slug, players=2)
-    services.join_game(user=second, game_id=game.pk)
+    game = lobby_services.create_game(user=first, engine_slug=slug, players=2)
+    lobby_services.join_game(user=second, game_id=game.pk)
     return game
 
 
@@ -70,8 +70,8 @@ def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
 
 def finished_history(user, count: int, opponents: list) -> None:
     """``count`` finished games for ``user`` (2-4 seats, opponents from the list), newest last."""
-    from games import services
     from games.models import Game, GameStatus, Seat, seat_colours
+    from games.play import services as play_services
 
     now = timezone.now()
     cycle = itertools.cycle(opponents)
@@ -99,9 +99,9 @@ def finished_history(user, count: int, opponents: list) -> None:
             seats.append(Seat(game=game, number=number, join_order=number, user=seat_user, colour=colours[number],
                               final_rank=number + 1, final_score=10 - number, finished_at=game.finished_at))
     Seat.objects.bulk_create(seats, batch_size=5000)
-    # The counters games.services._finish keeps, added the same way (one upsert per game kind).
+    # The counters games.play.services._finish keeps, added the same way (one upsert per game kind).
     for slug in ENGINES:
-        services.record_finished_seats(engine_slug=slug, seats=[s for s in seats if s.game.engine_slug == slug])
+        play_services.record_finished_seats(engine_slug=slug, seats=[s for s in seats if s.game.engine_slug == slug])
 
 
 # The fan-out: active games whose seats await their players ----------------------------------

@@ -131,8 +131,8 @@ def delete_account(*, user) -> None:
     """Remove ``user``'s personal data now; keep their finished seats anonymous; bots take their running seats."""
     from allauth.account.models import EmailAddress
 
-    from games import services
     from games.exceptions import GameError
+    from games.lobby import services as lobby_services
     from games.models import Game, GameStatus, Invitation, PlayerStats, Seat
     from games.tasks import play_bot_moves
     from notifications.models import OutboxEmail
@@ -141,9 +141,9 @@ def delete_account(*, user) -> None:
     for game in Game.objects.filter(seats__user=user, status=GameStatus.OPEN).distinct():
         try:
             if game.created_by_id == user.pk:
-                services.cancel_game(user=user, game_id=game.pk)
+                lobby_services.cancel_game(user=user, game_id=game.pk)
             else:
-                services.leave_game(user=user, game_id=game.pk)
+                lobby_services.leave_game(user=user, game_id=game.pk)
         except GameError:
             pass  # it started meanwhile: handled with the running games below
     with transaction.atomic():

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from game_helpers import awaited_human, start_game
 
-from games import services, signals
+from games import signals, tables
 from games.models import Game, GameStatus, Invitation, Move, Seat
 
 
@@ -257,7 +257,7 @@ def test_bad_create_forms_are_refused(players, client, data):
 def test_seat_order_is_drawn_from_the_seed(players):
     game = start_game("konamon", players[:4])
     state_seed = int(game.state_row.seed)
-    order = services.seat_order(state_seed, 4)
+    order = tables.seat_order(state_seed, 4)
     by_join = {s.join_order: s.number for s in Seat.objects.filter(game=game)}
     assert [order.index(j) for j in range(4)] == [by_join[j] for j in range(4)]
 

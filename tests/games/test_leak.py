@@ -25,10 +25,11 @@ import time_machine
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
-from game_helpers import game_params, start_game
+from game_helpers import SLUGS, start_game
 
-from games import services
+from games import tables
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
+from games.play import services as play_services
 
 POISON = "LEAKED-BY-A-PAGE"
 
@@ -53,7 +54,7 @@ def strings_in(value) -> set[str]:
 
 
 def mamma_mia_tokens(state, view, seat):
-    from games.ui.mamma_mia import recipe_card
+    from mamma_mia.ui import recipe_card
 
     recipe = re.compile(r"^(green|red|yellow|purple|brown)-[1-8]$")
     in_state = set()
@@ -74,7 +75,7 @@ def mamma_mia_tokens(state, view, seat):
 
 
 def konamon_tokens(state, view, seat):
-    from games.ui.konamon import action_card
+    from konamon.ui import action_card
 
     in_state = set(state["deck"])
     for other, hand in enumerate(state["hands"]):
@@ -141,7 +142,7 @@ def login(client, user):
 
 
 def check_viewer(client, game, slug, seat, user):
-    state = services.full_state(game)
+    state = tables.full_state(game)
     row = SeatView.objects.get(game=game, seat_number=seat)
     view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
@@ -172,7 +173,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         else SeatView.objects.filter(game=game, seat_number__isnull=False)
     )
     state_row = GameState.objects.get(game=game)
-    saved_state, whole_state = state_row.state, services.full_state(game)
+    saved_state, whole_state = state_row.state, tables.full_state(game)
     chunks = list(GameLogChunk.objects.filter(game=game).values_list("pk", "events"))
     saved = [(row.pk, row.view, row.log_tail, row.legal_moves) for row in others]
     poison = {"poison": POISON, "hand": POISON, "rows": POISON, "log": [{"type": POISON}]}
@@ -208,7 +209,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", game_params())
+@pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch):
     rng = random.Random(f"{slug}{seed}")
@@ -234,7 +235,7 @@ def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture
         awaited = Seat.objects.filter(game=game, awaited=True).select_related("user").order_by("?").first()
         legal = SeatView.objects.get(game=game, seat_number=awaited.number).legal_moves
         with django_capture_on_commit_callbacks(execute=True):
-            services.check_play_move(
+            play_services.check_play_move(
                 user=awaited.user,
                 game_id=game.pk,
                 move=rng.choice(legal),

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from game_helpers import awaited_human, start_game
 
-from games import services
+from games.lobby import services as lobby_services
 from notifications.tokens import unsubscribe_url
 
 POSTS_PER_FORM = 25
@@ -69,9 +69,9 @@ def forms(players, client):
     seat, _view = awaited_human(active)
     if seat.user != me:
         me = seat.user
-    waiting = services.create_game(user=me, engine_slug="mamma-mia", players=4)
-    other = services.create_game(user=players[2], engine_slug="mamma-mia", players=4)
-    link = services.invite_token(waiting)
+    waiting = lobby_services.create_game(user=me, engine_slug="mamma-mia", players=4)
+    other = lobby_services.create_game(user=players[2], engine_slug="mamma-mia", players=4)
+    link = lobby_services.invite_token(waiting)
     return me, [
         (reverse("settings"), ["display_name", "language", "time_zone", "notify_mode", "deadline_reminders"]),
         (

@@ -8,13 +8,13 @@ import datetime as dt
 import time_machine
 from django.urls import reverse
 
-from games import services
+from games.lobby import services as lobby_services
 from games.models import Seat
 from trust.models import InviteLink
 
 
 def private_game(creator):
-    return services.create_game(user=creator, engine_slug="marumiere", players=3, visibility="private")
+    return lobby_services.create_game(user=creator, engine_slug="marumiere", players=3, visibility="private")
 
 
 def make_link(client, creator, game):
@@ -68,8 +68,8 @@ def test_a_logged_out_holder_stops_watching_when_the_game_starts(players, client
     link = make_link(client, players[0], game)
     assert client.get(reverse("game-invite-link", args=[link.token])).status_code == 302
     assert client.get(reverse("game", args=[game.pk])).status_code == 200  # the waiting room
-    services.join_game(user=players[1], game_id=game.pk, invite=link.token)
-    services.join_game(user=players[2], game_id=game.pk, invite=link.token)
+    lobby_services.join_game(user=players[1], game_id=game.pk, invite=link.token)
+    lobby_services.join_game(user=players[2], game_id=game.pk, invite=link.token)
     game.refresh_from_db()
     assert game.status == "active"
     for name in ("game", "game-table", "game-log", "api-game"):

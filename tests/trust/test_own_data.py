@@ -8,8 +8,9 @@ from django.urls import reverse
 from game_helpers import awaited_human, start_game
 
 from accounts.models import User
-from games import services
+from games.lobby import services as lobby_services
 from games.models import Game, GameStatus, Seat
+from games.play import services as play_services
 from notifications.models import OutboxEmail
 from trust.models import ApiToken
 
@@ -22,7 +23,7 @@ def play_to_the_end(game):
         if game.status != GameStatus.ACTIVE:
             return
         seat, view = awaited_human(game)
-        services.check_play_move(
+        play_services.check_play_move(
             user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version
         )
 
@@ -31,7 +32,7 @@ def test_the_export_holds_my_account_settings_games_moves_and_only_my_own_view(p
     me, other = players[:2]
     game = start_game("mamma-mia", [me, other, players[2]])
     seat, view = awaited_human(game)
-    services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
+    play_services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
     client.force_login(me)
     response = client.get(reverse("account-data-export"))
     assert response.status_code == 200
@@ -61,9 +62,9 @@ def test_deleting_my_account_keeps_history_hands_running_seats_to_bots_and_stops
     finished = start_game("marumiere", [me, players[1]])
     play_to_the_end(finished)
     running = start_game("mamma-mia", [me, players[1], players[2]])
-    mine_open = services.create_game(user=me, engine_slug="konamon", players=3)
-    theirs_open = services.create_game(user=players[3], engine_slug="konamon", players=3)
-    services.join_game(user=me, game_id=theirs_open.pk)
+    mine_open = lobby_services.create_game(user=me, engine_slug="konamon", players=3)
+    theirs_open = lobby_services.create_game(user=players[3], engine_slug="konamon", players=3)
+    lobby_services.join_game(user=me, game_id=theirs_open.pk)
     client.post(reverse("api-token"), {"username": me.username, "password": PASSWORD})
     assert ApiToken.objects.filter(user=me).exists()
     client.force_login(me)

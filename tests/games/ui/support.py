@@ -34,9 +34,9 @@ def template_engine() -> Engine:
         libraries={
             "i18n": "django.templatetags.i18n",
             "static": "django.templatetags.static",
-            "konamon_cards": "games.templatetags.konamon_cards",
-            "mamma_mia_cards": "games.templatetags.mamma_mia_cards",
-            "marumiere_cards": "games.templatetags.marumiere_cards",
+            "konamon_cards": "konamon.templatetags.konamon_cards",
+            "mamma_mia_cards": "mamma_mia.templatetags.mamma_mia_cards",
+            "marumiere_cards": "marumiere.templatetags.marumiere_cards",
         },
         string_if_invalid="",
         debug=True,
