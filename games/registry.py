@@ -27,6 +27,9 @@ DEFAULT_SEAT_COLOURS = ["orange", "teal", "pink", "navy", "purple", "brown"]
 class GameAppConfig(AppConfig):
     """Base of every game folder's app config (``<folder>/apps.py``).
 
+    Subclass it as ``registry.GameAppConfig`` (``from games import registry``): Django picks an
+    ``apps.py``'s config automatically only when it is the one ``AppConfig`` class in that module.
+
     The folder holds ``engine.py`` (pure: exposes ``engine``), ``ui.py`` (exposes ``ui``, a
     ``games.ui.GameUI``), ``templates/<label>/`` (``table.html``, ``moves.html``,
     ``revealed.html``, ``rules/<language>.html``), ``static/<label>/<label>.css`` and, if its rules

@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import GameAppConfig
+from games import registry
 
 
-class KonamonConfig(GameAppConfig):
+class KonamonConfig(registry.GameAppConfig):
     name = "konamon"
     verbose_name = "こなもんっ!"
     names = {"en": "こなもんっ!", "ja": "こなもんっ!", "zh-hant": "こなもんっ!", "fr": "こなもんっ!"}

@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import GameAppConfig
+from games import registry
 
 
-class MammaMiaConfig(GameAppConfig):
+class MammaMiaConfig(registry.GameAppConfig):
     name = "mamma_mia"
     verbose_name = "Mamma Mia!"
     names = {"en": "Mamma Mia!", "fr": "Mamma Mia!", "ja": "マンマミーア!", "zh-hant": "媽媽咪呀!"}

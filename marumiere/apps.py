@@ -1,9 +1,9 @@
 from django.utils.translation import gettext_lazy as _
 
-from games.registry import GameAppConfig
+from games import registry
 
 
-class MarumiereConfig(GameAppConfig):
+class MarumiereConfig(registry.GameAppConfig):
     name = "marumiere"
     verbose_name = "マルミエール"
     names = {"en": "マルミエール", "ja": "マルミエール", "zh-hant": "マルミエール", "fr": "マルミエール"}
