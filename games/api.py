@@ -12,7 +12,6 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import permissions, status
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -198,13 +197,6 @@ class LeaveView(ApiView):
     def post(self, request, game_id: int):
         lobby_services.leave_game(user=request.user, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class TokenView(ObtainAuthToken):
-    """Exchange username and password for an API token (send it as ``Authorization: Token <key>``)."""
-
-    def get_exception_handler(self):
-        return api_exception_handler
 
 
 def _valid(serializer_class, request) -> dict:

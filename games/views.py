@@ -97,6 +97,9 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
+    from trust.invites import note_use
+
+    note_use(token)
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
     invited.pop(str(game_id), None)
     invited[str(game_id)] = token
@@ -237,11 +240,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
                 "free_seats": game.players - len(access.seats),
                 "may_join": request.user.is_authenticated and not seated,
                 "invite_form": InviteForm() if seated else None,
-                "invite_url": request.build_absolute_uri(
-                    reverse("game-invite-link", args=[lobby_services.invite_token(game)])
-                )
-                if seated
-                else None,
+                "invite_links": _invite_links(request, game) if seated else [],
                 "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
             }
         )
@@ -293,6 +292,12 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
     if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context
+
+
+def _invite_links(request: HttpRequest, game) -> list[dict]:
+    from trust.invites import link_url, links_for
+
+    return [{"link": link, "url": link_url(request, link)} for link in links_for(game)]
 
 
 def _option_labels(game) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ it is off, cookies are secure and HSTS is on. ``make run`` and ``make test``
 set the few variables a developer machine needs (see ``mammamia/devservices.py``).
 """
 
+import datetime as dt
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -44,7 +45,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "django_htmx",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
     "competition",
+    "trust",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "trust.middleware.TrustMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -143,6 +146,25 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/3m/key",
 }
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# The owner's way in while a stranger exhausts the password limits: a one-time code sent by e-mail.
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+# Behind a reverse proxy every request comes from the proxy's address: the client's is the
+# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (README).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+
+# API tokens (django-rest-knox, trust.ApiToken): stored hashed, one per device, lapsing after
+# API_TOKEN_IDLE_DAYS without use, all deleted when the password changes.
+KNOX_TOKEN_MODEL = "trust.ApiToken"
+# knox's migrations create its own AuthToken table even when the model is swapped out for ours.
+MIGRATION_MODULES = {"knox": None}
+API_TOKEN_IDLE_DAYS = env.int("API_TOKEN_IDLE_DAYS", default=30)
+API_TOKENS_PER_USER = env.int("API_TOKENS_PER_USER", default=20)
+REST_KNOX = {
+    "TOKEN_TTL": dt.timedelta(days=API_TOKEN_IDLE_DAYS),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 # Internationalisation: four languages, times shown in each user's zone.
 LANGUAGE_CODE = "en"
@@ -226,13 +248,22 @@ CELERY_BEAT_SCHEDULE = {
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# A private game's invitation link works until the game starts or for this many hours.
+INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: its WWW-Authenticate header makes a missing or bad credential a 401 (not a 403).
+        "trust.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
+    "DEFAULT_PARSER_CLASSES": [
+        "trust.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_METADATA_CLASS": "trust.metadata.SafeMetadata",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -439,6 +439,10 @@ class NotificationMessage(EmailMultiAlternatives):
 
 
 def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMultiAlternatives:
+    if row.kind == OutboxEmail.Kind.ACCOUNT:
+        from trust.account_mail import build_account_message
+
+        return build_account_message(row)
     shared = shared or Shared({})
     subject, text, html_body = render(row, shared=shared)
     link = shared.unsubscribe_url(row.user)

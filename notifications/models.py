@@ -32,6 +32,8 @@ class OutboxEmail(models.Model):
         STARTED = "started", _("game started")
         FINISHED = "finished", _("game finished")
         CANCELLED = "cancelled", _("game cancelled")
+        # Confirmation, password reset, e-mail change, sign-in code (trust.account_mail); user may be empty.
+        ACCOUNT = "account", _("account e-mail")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -42,7 +44,9 @@ class OutboxEmail(models.Model):
         # the player unsubscribed, the address is known to bounce).
         DROPPED = "dropped", _("dropped")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox_emails")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="outbox_emails"
+    )
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="outbox_emails"
     )

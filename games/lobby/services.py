@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
@@ -48,20 +47,20 @@ from games.tables import (
     write_views,
 )
 
-INVITE_SALT = "games.invite"
-
 
 def invite_token(game: Game) -> str:
-    """A signed token for the invitation link of ``game``."""
-    return signing.dumps(game.pk, salt=INVITE_SALT, compress=True)
+    """A new invitation link's token for ``game``, made for its creator (trust.invites: per link, revocable,
+    expiring when the game starts or after INVITE_LINK_HOURS)."""
+    from trust.invites import create_link
+
+    return create_link(user=game.created_by, game_id=game.pk).token
 
 
 def game_id_from_invite(token: str) -> int | None:
-    try:
-        value = signing.loads(token, salt=INVITE_SALT)
-    except signing.BadSignature:
-        return None
-    return value if isinstance(value, int) else None
+    """The game a usable invitation link admits to (trust.invites), or ``None``."""
+    from trust.invites import game_id_for
+
+    return game_id_for(token)
 
 
 @transaction.atomic

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from django.db.models import Count
 
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
-from games.lobby.selectors import invited_games
 from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
 
 FINISHED_PER_PAGE = 10
@@ -84,7 +83,9 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     seat = None
     if user is not None and user.is_authenticated:
         seat = next((s for s in seats if s.user_id == user.pk), None)
-    invited = game.pk in invited_games(session)
+    from trust.invites import session_holds_usable_link
+
+    invited = seat is None and not game.is_public and session_holds_usable_link(session, game)
     if not invited and seat is None and user is not None and user.is_authenticated and not game.is_public:
         invited = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).exists()
     may_view = seat is not None or game.visibility == Visibility.PUBLIC or invited

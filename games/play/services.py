@@ -29,6 +29,7 @@ from games.exceptions import (
     BadInput,
     GameError,
     GameNotActive,
+    IdempotencyKeyReused,
     IllegalMove,
     NotSeated,
     NotYourTurn,
@@ -75,10 +76,18 @@ def schedule_bots(table: Table) -> None:
 
     def queue() -> None:
         from games.tasks import play_bot_moves
+        from notifications.outbox import PUBLISH_RETRY_POLICY
 
-        play_bot_moves.apply_async(args=[game_id, version], countdown=settings.BOT_MOVE_DELAY_SECONDS)
+        play_bot_moves.apply_async(
+            args=[game_id, version],
+            countdown=settings.BOT_MOVE_DELAY_SECONDS,
+            retry=True,
+            retry_policy=PUBLISH_RETRY_POLICY,
+        )
 
-    transaction.on_commit(queue)
+    # robust: a broker that is down must not turn the committed move into a 500 for the player; the
+    # stalled-bot sweep (notifications.deadlines, beat every minute) plays the bot's turn instead.
+    transaction.on_commit(queue, robust=True)
 
 
 @dataclass
@@ -150,6 +159,9 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
                 if done is not None and seat is not None and done.seat_number == seat.number:
                     return MoveResult(game=game, move=done, replayed=True)
             raise
+        if key is not None and Move.objects.filter(game=game, idempotency_key=key).exists():
+            # Another seat's key, or this seat's from an earlier turn: a client bug, not a replay.
+            raise IdempotencyKeyReused()
         applied = do_play_move(table=table, seat=seat, move=canonical, made_by=MadeBy.PLAYER, idempotency_key=key)
         schedule_bots(table)
         return MoveResult(game=game, move=applied)
