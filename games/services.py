@@ -63,6 +63,7 @@ from games.models import (
     Visibility,
     seat_colours,
 )
+from live import publish as live_publish
 
 logger = logging.getLogger(__name__)
 
@@ -472,6 +473,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     if len(table.seats) == game.players:
         table.state_row = GameState.objects.get(game=game)
         _start(table)
+    live_publish.game_changed(game=game, seats=table.seats)
     return seat
 
 
@@ -488,6 +490,7 @@ def leave_game(*, user, game_id: int) -> None:
         raise NotAllowed()
     seat.delete()
     GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+    live_publish.game_changed(game=table.game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 
 @transaction.atomic
@@ -504,6 +507,7 @@ def cancel_game(*, user, game_id: int) -> None:
     Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
     GameEvent.objects.create(game=game, kind=GameEvent.Kind.CANCELLED)
     signals.game_cancelled.send(sender=Game, game=game)
+    live_publish.game_changed(game=game, seats=table.seats)
 
 
 @transaction.atomic
@@ -528,6 +532,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
         invitation.status, invitation.invited_by = Invitation.Status.PENDING, user
         invitation.save(update_fields=["status", "invited_by"])
     signals.invitation_created.send(sender=Game, invitation=invitation)
+    live_publish.users_changed(user_ids=[invitee.pk], game=table.game)
     return invitation
 
 
@@ -716,6 +721,7 @@ def do_play_move(
         _finish(table, state, now)
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
     game.save(update_fields=fields)
+    live_publish.game_changed(game=game, seats=table.seats)
     signals.game_advanced.send(
         sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views), seat_logs=logs
     )
