@@ -15,6 +15,7 @@
   var source = null, readyTimer = null, pollTimer = null, userTimer = null;
   var retryMs = 1000, buffered = false;
 
+  function state(name) { document.documentElement.dataset.live = name; }  // for tests and debugging
   function live() { return document.getElementById("live"); }
   function grant() {
     var el = live();
@@ -27,6 +28,7 @@
   function startPolling() {
     var el = live();
     if (pollTimer || !el || !el.dataset.pollSeconds) { return; }
+    state("polling");
     pollTimer = setInterval(check, 1000 * Number(el.dataset.pollSeconds));
   }
   function stopPolling() {
@@ -59,6 +61,7 @@
     var token = grant();
     if (!token) { return; }
     if (!window.EventSource || buffered) { startPolling(); return; }
+    state("connecting");
     source = new EventSource(body.dataset.liveStream + "?t=" + encodeURIComponent(token));
     readyTimer = setTimeout(function () {
       buffered = true;   // this page polls from now on
@@ -69,6 +72,7 @@
       clearTimeout(readyTimer);
       retryMs = 1000;
       stopPolling();
+      state("streaming");
       check();
       document.dispatchEvent(new CustomEvent("live:ready"));
     });
@@ -83,6 +87,7 @@
     source.onerror = function () {
       // Our own reconnection (the browser gives up on an HTTP error): back off, poll meanwhile.
       closeSource();
+      state("reconnecting");
       startPolling();
       var wait = retryMs / 2 + Math.random() * retryMs;
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
