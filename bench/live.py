@@ -130,7 +130,10 @@ async def run_idle(plan: dict) -> dict:
     counters: Counter = Counter()
     stop = asyncio.Event()
     async with _session() as session:
-        if plan["kind"] == "poll":
+        tasks = []
+        if plan["kind"] == "none":  # the stack with no page open: its own idle cost (workers, beat, database)
+            pass
+        elif plan["kind"] == "poll":
             tasks = [asyncio.ensure_future(_poller(session, base, p, plan["poll_seconds"], stop, counters))
                      for p in pages]
             await asyncio.sleep(plan.get("warmup", 3.0) + plan["poll_seconds"])
@@ -146,10 +149,16 @@ async def run_idle(plan: dict) -> dict:
         stop.set()
         await _close(tasks)
     total = sum(server.values())
+    baseline = plan.get("baseline_cpu_s_per_s")
+    net = max(0.0, total - baseline * wall) if baseline is not None else None
     return {
         "kind": plan["kind"], "pages": len(pages), "wall_s": round(wall, 2), "server_cpu_s": server,
         "client_cpu_s": round(client, 3),
+        "server_cpu_s_per_s": round(total / wall, 4),
         "server_cpu_ms_per_page_minute": round(1000 * total / len(pages) / (wall / 60), 3) if pages else None,
+        # Less the stack's own idle cost (measured with no page open just before).
+        "net_cpu_ms_per_page_minute": round(1000 * net / len(pages) / (wall / 60), 3)
+        if pages and net is not None else None,
         "during": during, "errors": {k: v for k, v in counters.items() if k.startswith(("error", "HTTP 5"))},
     }
 
@@ -165,6 +174,7 @@ class Watched:
         self.game = entry["game"]
         self.published: dict[int, float] = {}  # version -> when the load generator's subscriber heard it
         self.fetched: dict[int, list[float]] = {}  # version -> when each watcher had its partial
+        self.heard: dict[int, list[float]] = {}  # version -> when each watcher's stream delivered the event
         self.waiting: dict[int, asyncio.Event] = {}
 
 
@@ -194,6 +204,8 @@ async def _watch(session, base: str, watched: Watched, watcher: dict, counters: 
                 event.set()
 
     def on_event(name: str, data: dict) -> None:
+        if name == "game":
+            watched.heard.setdefault(data["version"], []).append(time.perf_counter())
         if name == "game" and data["token"] != token["value"]:
             task = asyncio.ensure_future(fetch(data))
             pending.add(task)
@@ -253,7 +265,7 @@ async def run_latency(plan: dict) -> dict:
         await asyncio.sleep(1.0)
         stats = Stats(measuring=False)
         client = Client(base, session, stats, time.monotonic() + plan["duration"] + 60)
-        from_publish, from_post, missed = [], [], 0
+        from_publish, from_post, delivered, missed = [], [], [], 0
         server0, cpu0 = cpu_time.snapshot(roots), _cpu()
         started = time.perf_counter()
         for _ in range(plan["moves"]):
@@ -276,6 +288,7 @@ async def run_latency(plan: dict) -> dict:
             published = watched.published.get(version + 1)
             if published:
                 from_publish.append(last - published)
+                delivered.append(max(watched.heard.get(version + 1, [published])) - published)
             from_post.append(last - posted)
             await asyncio.sleep(rng.uniform(0.05, 0.25))  # moves one after another, not a throughput test
         wall = time.perf_counter() - started
@@ -289,6 +302,8 @@ async def run_latency(plan: dict) -> dict:
         "moves": len(from_publish), "missed": missed, "wall_s": round(wall, 2), "server_cpu_s": server,
         "client_cpu_s": round(client_cpu, 3),
         "from_publish": percentiles(from_publish), "from_post": percentiles(from_post),
+        # The part of it until the last watcher's stream delivered the event (the rest: fetching partials).
+        "event_delivered": percentiles(delivered),
         "counters": dict(counters), "move_errors": dict(stats.errors),
     }
 

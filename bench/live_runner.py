@@ -70,19 +70,31 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
                       "grant": make_grant(game_id=entry["game"], user_id=user["id"])})
     duration = 8.0 if quick else 30.0
     poll_pages = 60 if quick else 300  # 300 polling pages are 60 requests/s: enough to measure, not a flood
+    log("live: idle cost of the stack with no page open ...")
+    none = run_plan({"mode": "idle", "kind": "none", "base": base, "pages": [], "duration": duration,
+                     "cpu_roots": roots}, timeout=duration + 60)
+    baseline = none["server_cpu_s_per_s"]
+    log(f"  {baseline} CPU s/s")
     log(f"live: idle cost, {poll_pages} pages polling every {settings.GAME_POLL_SECONDS} s ...")
     poll = run_plan({"mode": "idle", "kind": "poll", "base": base, "pages": pages[:poll_pages],
-                     "poll_seconds": settings.GAME_POLL_SECONDS, "duration": duration, "cpu_roots": roots},
+                     "poll_seconds": settings.GAME_POLL_SECONDS, "duration": duration, "cpu_roots": roots,
+                     "baseline_cpu_s_per_s": baseline},
                     timeout=duration + 120)
-    log(f"  {poll['server_cpu_ms_per_page_minute']} ms CPU per page per minute")
+    log(f"  {poll['server_cpu_ms_per_page_minute']} ms CPU per page per minute "
+        f"({poll['net_cpu_ms_per_page_minute']} beyond the idle stack)")
     push_pages = 200 if quick else 1000
     log(f"live: idle cost, {push_pages} pages holding a stream ...")
     push = run_plan({"mode": "idle", "kind": "push", "base": base, "pages": pages[:push_pages],
-                     "duration": duration, "cpu_roots": roots}, timeout=duration + 180)
-    log(f"  {push['server_cpu_ms_per_page_minute']} ms CPU per page per minute")
-    ratio = (poll["server_cpu_ms_per_page_minute"] / push["server_cpu_ms_per_page_minute"]
-             if push["server_cpu_ms_per_page_minute"] else None)
-    results["idle"] = {"poll": poll, "push": push, "ratio": round(ratio, 1) if ratio else None}
+                     "duration": duration, "cpu_roots": roots, "baseline_cpu_s_per_s": baseline},
+                    timeout=duration + 180)
+    log(f"  {push['server_cpu_ms_per_page_minute']} ms CPU per page per minute "
+        f"({push['net_cpu_ms_per_page_minute']} beyond the idle stack)")
+
+    def ratio(key: str) -> float | None:
+        return round(poll[key] / push[key], 1) if poll.get(key) and push.get(key) else None
+
+    results["idle"] = {"none": none, "poll": poll, "push": push, "ratio": ratio("server_cpu_ms_per_page_minute"),
+                       "net_ratio": ratio("net_cpu_ms_per_page_minute")}
 
     idle = 200 if quick else 1000
     games = pool[:8]
@@ -107,7 +119,8 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
                         "redis_url": settings.LIVE_REDIS_URL, "prefix": settings.LIVE_CHANNEL_PREFIX},
                        timeout=400)
     log(f"  p50 {latency['from_publish'].get('p50_ms')} ms, p99 {latency['from_publish'].get('p99_ms')} ms "
-        f"(from the publish); {latency['missed']} missed")
+        f"(from the publish; events delivered p50 {latency['event_delivered'].get('p50_ms')} ms); "
+        f"{latency['missed']} missed")
     results["latency"] = latency
 
     count = 500 if quick else 5000
