@@ -63,6 +63,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "work on a shared machine; recorded in the results")
     parser.add_argument("--access-log", action="store_true",
                         help="uvicorn's access log (in var/bench/web.log)")
+    parser.add_argument("--server", choices=["uvicorn", "gunicorn"], default="uvicorn",
+                        help="the web server: uvicorn (production: the site and the live streams) or gunicorn "
+                             "(the WSGI site alone, as before live updates; to compare)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--doc", type=Path, default=DOC)
     parser.add_argument("--no-profile", dest="profile", action="store_false",
@@ -253,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": report.machine(database_url),
         "config": {
             "quick": args.quick, "web_workers": args.web_workers, "celery_concurrency": args.celery_concurrency,
-            "nice": args.nice,
+            "nice": args.nice, "server": args.server,
             "closed_seconds": args.duration, "open_seconds": args.open_duration,
         },
     }
@@ -267,12 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.access_log:
         web_options = ["--access-log"]
     stack = Stack(env=env, work_dir=work_dir, web_workers=args.web_workers,
-                  celery_concurrency=args.celery_concurrency, email_port=email_port, web_options=web_options)
+                  celery_concurrency=args.celery_concurrency, email_port=email_port, web_options=web_options,
+                  server=args.server)
     try:
         stack.start_mail()
         stack.start_workers()
         stack.start_web()
-        log(f"site at {stack.base_url} (uvicorn --workers {args.web_workers}), "
+        log(f"site at {stack.base_url} ({args.server}, {args.web_workers} worker processes), "
             f"Celery -c {args.celery_concurrency}, SMTP catcher on {email_port}")
         warmup = 1.0 if args.quick else 3.0
         roots = cpu_roots(stack, work_dir)

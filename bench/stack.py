@@ -116,6 +116,7 @@ class Stack:
     port: int = 0
     email_port: int = 0
     web_options: list[str] = field(default_factory=list)
+    server: str = "uvicorn"  # or "gunicorn": the WSGI site alone, as before live updates (for comparisons)
     processes: dict[str, Process] = field(default_factory=dict)
 
     @property
@@ -160,9 +161,14 @@ class Stack:
         self.port = free_port()
         # As in production: uvicorn serving mammamia.asgi (the WSGI site in WEB_THREADS threads per
         # process, and the live-update streams).
-        self._start("web", [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", "127.0.0.1",
-                            "--port", str(self.port), "--workers", str(self.web_workers), "--backlog", "4096",
-                            "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])])
+        if self.server == "gunicorn":
+            self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
+                                "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
+                                "--graceful-timeout", "10"])
+        else:
+            self._start("web", [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", "127.0.0.1",
+                                "--port", str(self.port), "--workers", str(self.web_workers), "--backlog", "4096",
+                                "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])])
 
         def answers() -> bool:
             self._alive("web")
