@@ -44,7 +44,7 @@ def idle_grants(count: int) -> list[str]:
 
 def page_tokens(game_ids: list[int]) -> dict[int, str]:
     from games.models import Game, Seat
-    from games.selectors import page_token
+    from games.play.selectors import page_token
 
     games = {g.pk: g for g in Game.objects.filter(pk__in=game_ids)}
     seats: dict[int, list] = {}

@@ -82,7 +82,7 @@ def publish_on_commit(events: Iterable[tuple[str, str, dict]]) -> None:
 def game_changed(*, game, seats) -> None:
     """``game`` (as just saved, with ``seats``: every seat now at the table) changed: its version, its
     status or who sits there. Tells the game's viewers and each seated person's other pages."""
-    from games.selectors import page_token
+    from games.play.selectors import page_token
 
     data = {"game": game.pk, "version": game.version, "token": page_token(game=game, seats=seats)}
     users = sorted({seat.user_id for seat in seats if seat.user_id is not None and not seat.is_bot})

@@ -13,6 +13,7 @@ from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from games.installed import GAME_APPS
 from live.config import live_redis_url
 from mammamia.cache import session_engine_for
 
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
     "live",
 ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from game_helpers import awaited_human, start_game
 
-from games import services
+from games.exceptions import StaleVersion
+from games.lobby import services as lobby
 from games.models import Seat
+from games.play import services as play
 from live import publish
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +22,7 @@ def test_a_move_tells_the_game_and_each_seated_player_after_commit(players, list
     listener = listen(f"game.{game.pk}", *(f"user.{p.pk}" for p in players[:3]))
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.check_play_move(
+        play.check_play_move(
             user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version
         )
         assert listener.events(wait=0.3) == [], "nothing is published before the move commits"
@@ -42,8 +44,8 @@ def test_a_refused_move_publishes_nothing(players, listen, django_capture_on_com
     game = start_game("konamon", players[:2])
     seat, view = awaited_human(game)
     listener = listen(f"game.{game.pk}")
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.StaleVersion):
-        services.check_play_move(
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(StaleVersion):
+        play.check_play_move(
             user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version + 5
         )
     assert listener.events(wait=0.3) == []
@@ -51,17 +53,17 @@ def test_a_refused_move_publishes_nothing(players, listen, django_capture_on_com
 
 def test_joining_leaving_and_inviting_are_announced(players, listen, django_capture_on_commit_callbacks):
     creator, joiner, invitee = players[:3]
-    game = services.create_game(user=creator, engine_slug="konamon", players=3, options={}, bots=0,
+    game = lobby.create_game(user=creator, engine_slug="konamon", players=3, options={}, bots=0,
                                 visibility="public", time_limit_hours=0)
     listener = listen(f"game.{game.pk}", f"user.{invitee.pk}")
     with django_capture_on_commit_callbacks(execute=True):
-        services.join_game(user=joiner, game_id=game.pk)
+        lobby.join_game(user=joiner, game_id=game.pk)
     assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.2"})]
     with django_capture_on_commit_callbacks(execute=True):
-        services.leave_game(user=joiner, game_id=game.pk)
+        lobby.leave_game(user=joiner, game_id=game.pk)
     assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.1"})]
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite_user(user=creator, game_id=game.pk, username=invitee.username)
+        lobby.invite_user(user=creator, game_id=game.pk, username=invitee.username)
     assert listener.events() == [(f"user.{invitee.pk}", "user", {"game": game.pk, "version": 0})]
 
 
