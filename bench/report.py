@@ -32,6 +32,7 @@ def machine(database_url: str) -> dict:
     import django
     import gunicorn
     import psycopg
+    import uvicorn
 
     cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
                 if line.startswith("model name")), platform.processor())
@@ -66,6 +67,7 @@ def machine(database_url: str) -> dict:
         "python": platform.python_version(),
         "django": django.get_version(),
         "gunicorn": gunicorn.__version__,
+        "uvicorn": uvicorn.__version__,
         "postgresql": f"{pg_version} (fsync={fsync}, synchronous_commit={sync_commit})",
         "broker": broker,
         "git": _git("rev-parse", "--short", "HEAD") + (" + uncommitted changes" if dirty else ""),
@@ -218,8 +220,8 @@ def markdown(results: dict) -> str:
         "# Benchmarks",
         "",
         "Written by `make bench` (`python -m bench`; see bench/__main__.py). Every figure below is from the run "
-        "described here, on this machine, against real PostgreSQL and a real broker, with the site served by "
-        "gunicorn as in production (DEBUG=0). Raw numbers: `bench/results.json`.",
+        "described here, on this machine, against real PostgreSQL and a real broker, with the site served as in "
+        f"production by {results['config'].get('server', 'gunicorn')} (DEBUG=0). Raw numbers: `bench/results.json`.",
         "",
         "## Machine",
         "",
@@ -227,8 +229,7 @@ def markdown(results: dict) -> str:
         + (" — **quick run (smoke test), not figures**" if results["config"].get("quick") else ""),
         f"- CPU: {m['cpu']}, {m['cores']} cores; {m['memory_gib']} GiB memory; {m['os']} (kernel {m['kernel']})",
         f"- load average when the run began: {_fmt(m.get('load_average_at_start'))}",
-        f"- Python {m['python']}, Django {m['django']}, gunicorn {m['gunicorn']} "
-        f"(-w {results['config']['web_workers']}, sync workers), Celery worker -c "
+        f"- Python {m['python']}, Django {m['django']}, {_server(results)}, Celery worker -c "
         f"{results['config']['celery_concurrency']}"
         + (f"; the whole stack and the load generator ran at nice {results['config']['nice']} to shield them from "
            "other work on the machine" if results["config"].get("nice") else ""),
@@ -412,6 +413,15 @@ def markdown(results: dict) -> str:
     if NOTES.exists():
         out += [NOTES.read_text().strip(), ""]
     return "\n".join(out)
+
+
+def _server(results: dict) -> str:
+    """The web server of the run (runs before live updates had gunicorn's sync workers)."""
+    workers = results["config"]["web_workers"]
+    if results["config"].get("server", "gunicorn") == "uvicorn":
+        return (f"uvicorn {results['machine'].get('uvicorn', '')} ({workers} worker processes, the WSGI site in "
+                f"WEB_THREADS threads each, and the live-update streams)")
+    return f"gunicorn {results['machine']['gunicorn']} (-w {workers}, sync workers)"
 
 
 def _live_markdown(live: dict) -> list[str]:
