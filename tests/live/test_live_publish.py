@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from game_helpers import awaited_human, start_game
 
 from games.exceptions import StaleVersion
@@ -89,3 +90,17 @@ def test_live_updates_off_publishes_nothing(settings, listen):
     settings.LIVE_UPDATES = False
     publish.publish_now([("game.5", "game", {"game": 5, "version": 1, "token": "1.active.2"})])
     assert listener.events(wait=0.3) == []
+
+
+def test_a_failed_publish_never_stops_the_commits_other_callbacks(settings, live_prefix, monkeypatch, caplog,
+                                                                django_capture_on_commit_callbacks):
+    def broken(message):
+        raise TypeError("cannot serialize")
+
+    monkeypatch.setattr(publish, "_serialize", broken)
+    ran = []
+    with django_capture_on_commit_callbacks(execute=True):
+        publish.chat_posted(game_id=1, message_id=2)
+        transaction.on_commit(lambda: ran.append("queued after it"))
+    assert ran == ["queued after it"]
+    assert "could not publish" in caplog.text
