@@ -96,6 +96,7 @@ class MyGamesView(ApiView):
             time_limit_hours=data["time_limit_hours"],
             visibility=data["visibility"],
             bots=data["bots"],
+            rated=data["rated"],
         )
         return Response(GameSummarySerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

@@ -99,6 +99,8 @@ class Game(models.Model):
     time_limit_hours = models.PositiveSmallIntegerField(
         _("time limit per move"), choices=TimeLimit.choices, default=TimeLimit.NONE
     )
+    # Chosen at creation (issue 22): counts for the players' ratings. Never with bots.
+    rated = models.BooleanField(_("rated"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_games"

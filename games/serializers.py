@@ -52,6 +52,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "options",
             "visibility",
             "time_limit_hours",
+            "rated",
             "version",
             "seed_sha256",
             "seed",
@@ -104,6 +105,7 @@ class CreateGameSerializer(serializers.Serializer):
     time_limit_hours = serializers.ChoiceField(choices=TimeLimit.values, default=TimeLimit.NONE)
     visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
     bots = serializers.IntegerField(min_value=0, max_value=8, default=0)
+    rated = serializers.BooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
 
 
 class JoinSerializer(serializers.Serializer):

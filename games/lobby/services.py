@@ -75,9 +75,12 @@ def create_game(
     time_limit_hours: int = TimeLimit.NONE,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
+    rated: bool = True,
     allow_stacked_deal: bool = False,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
+
+    ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
@@ -110,6 +113,7 @@ def create_game(
         seed_sha256=seed_sha256(seed),
         visibility=visibility,
         time_limit_hours=time_limit_hours,
+        rated=bool(rated) and bots == 0,
         created_by=user,
     )
     GameState.objects.create(game=game, seed=str(seed))
