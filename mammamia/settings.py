@@ -15,6 +15,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from games.installed import GAME_APPS
+from live.config import live_redis_url
 from mammamia.cache import session_engine_for
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "games",
     *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
+    "live",
     "competition",
     "trust",
 ]
@@ -251,6 +253,27 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # A private game's invitation link works until the game starts or for this many hours.
 INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
+
+# Live updates (the `live` app): open pages hold a Server-Sent Events stream, served by the ASGI
+# server, and hear "game N is at version V" through Redis pub/sub from whichever process made the
+# change. LIVE_UPDATES=0 goes back to polling every GAME_POLL_SECONDS.
+LIVE_UPDATES = env.bool("LIVE_UPDATES", default=True)
+LIVE_REDIS_URL = live_redis_url(
+    env.str("LIVE_REDIS_URL", default=""), broker_url=CELERY_BROKER_URL, cache_url=env.str("CACHE_URL", default="")
+)
+# Seconds between keep-alive comments on an idle stream (under the proxy's read timeout).
+LIVE_KEEPALIVE_SECONDS = env.float("LIVE_KEEPALIVE_SECONDS", default=20.0)
+# Pub/sub channel names are global to a Redis server (not per database number): every site on one
+# server gets its own prefix, by default from its database name.
+LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default=f"mammamia.{DATABASES['default'].get('NAME', '')}.")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": LIVE_REDIS_URL}], "prefix": LIVE_CHANNEL_PREFIX},
+    }
+}
+# Threads per ASGI web process serving the (sync, WSGI) site beside the streams (mammamia/asgi.py).
+WEB_THREADS = env.int("WEB_THREADS", default=4)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

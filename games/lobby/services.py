@@ -46,6 +46,7 @@ from games.tables import (
     update_awaited,
     write_views,
 )
+from live import publish as live_publish
 
 
 def invite_token(game: Game) -> str:
@@ -152,6 +153,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     if len(table.seats) == game.players:
         table.state_row = GameState.objects.get(game=game)
         _start(table)
+    live_publish.game_changed(game=game, seats=table.seats)
     return seat
 
 
@@ -168,6 +170,7 @@ def leave_game(*, user, game_id: int) -> None:
         raise NotAllowed()
     seat.delete()
     GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+    live_publish.game_changed(game=table.game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 
 @transaction.atomic
@@ -184,6 +187,7 @@ def cancel_game(*, user, game_id: int) -> None:
     Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
     GameEvent.objects.create(game=game, kind=GameEvent.Kind.CANCELLED)
     signals.game_cancelled.send(sender=Game, game=game)
+    live_publish.game_changed(game=game, seats=table.seats)
 
 
 @transaction.atomic
@@ -208,6 +212,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
         invitation.status, invitation.invited_by = Invitation.Status.PENDING, user
         invitation.save(update_fields=["status", "invited_by"])
     signals.invitation_created.send(sender=Game, invitation=invitation)
+    live_publish.users_changed(user_ids=[invitee.pk], game=table.game)
     return invitation
 
 

@@ -55,6 +55,7 @@ from games.tables import (
     with_whole_log,
     write_views,
 )
+from live import publish as live_publish
 
 logger = logging.getLogger(__name__)
 
@@ -234,6 +235,7 @@ def do_play_move(
         _finish(table, state, now)
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
     game.save(update_fields=fields)
+    live_publish.game_changed(game=game, seats=table.seats)
     signals.game_advanced.send(
         sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views), seat_logs=logs
     )

@@ -6,6 +6,7 @@ Three layers, for each engine:
    tests prove views are need-to-know; this proves the pages only use views), and no response for
    that viewer may show them: Mamma Mia! recipes by id and by their card label, Konamon! action cards
    by number label, Marumiere faces (no face number drawn beyond those the view gives).
+   The live-update events of the game (``live.publish``) carry ids, versions and the partial's token only.
 2. Positive controls: the viewer's own hand does appear, so the token checks are not vacuous.
 3. Isolation: with every OTHER seat's SeatView and the full GameState replaced by poison, the viewer's
    responses are byte-for-byte the same — rendering has no path to anyone else's cards. The whole log
@@ -317,6 +318,32 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         assert normalise(pages_after[name]) == normalise(pages_before[name]), f"{name} of seat {seat} changed"
 
 
+def record_live_events(monkeypatch) -> list[tuple[str, str, dict]]:
+    """Every live-update event published (live.publish), as it goes to Redis: the real publish still runs."""
+    from live import publish
+
+    published, real = [], publish.publish_now
+
+    def publish_now(events):
+        events = list(events)
+        published.extend(events)
+        real(events)
+
+    monkeypatch.setattr(publish, "publish_now", publish_now)
+    return published
+
+
+def check_live_events(published, game) -> None:
+    """Stream events say which game is at which version (and the partial's token), nothing of any view."""
+    assert published, "the game's moves were announced"
+    for group, name, data in published:
+        assert name in ("game", "user") and group.split(".")[0] == name, (group, name)
+        assert data["game"] == game.pk and isinstance(data["version"], int)
+        assert set(data) <= {"game", "version", "token"}, data
+        if "token" in data:
+            assert re.fullmatch(r"\d+\.(open|active|finished|cancelled)\.\d+", data["token"]), data
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", LEAK_SLUGS)
 @pytest.mark.parametrize("seed", [1, 2])
@@ -333,6 +360,7 @@ def test_no_page_shows_a_hidden_card(
             user.save(update_fields=["language"])
     if slug == "hidden-number":
         options = {"top": 100}
+    published = record_live_events(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(slug, players[: min(3, game_engine(slug).max_players)], options=options)
     checkpoints = hidden_seen = 0
@@ -365,6 +393,7 @@ def test_no_page_shows_a_hidden_card(
             )
     assert checkpoints >= 3
     assert hidden_seen, "no checkpoint had anything hidden: the token check was vacuous"
+    check_live_events(published, game)
     if slug == "marumiere":
         check_marumiere_emails(mailoutbox)
     # After the end everything may be seen; the pages still render for everyone.
