@@ -22,6 +22,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "is_bot",
             "colour",
             "dropped_out",
+            "resigned_at",
             "awaited",
             "awaited_since",
             "deadline_at",

@@ -63,6 +63,8 @@ from games.models import (
     Visibility,
     seat_colours,
 )
+from together.moderation import check_may_invite, check_may_join
+from together.rules import platform_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -459,6 +461,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     invitation = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).first()
     if game.visibility == Visibility.PRIVATE and invitation is None and game_id_from_invite(invite or "") != game.pk:
         raise NotAllowed()
+    check_may_join(user=user, game=game)
     if len(table.seats) >= game.players:
         raise GameFull()
     join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
@@ -519,6 +522,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
     if invitee is None:
         raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    check_may_invite(inviter=user, invitee=invitee)
     if table.seat_of(invitee) is not None:
         raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
     invitation, created = Invitation.objects.get_or_create(game=table.game, user=invitee, defaults={"invited_by": user})
@@ -531,12 +535,19 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     return invitation
 
 
+@transaction.atomic
 def decline_invitation(*, user, invitation_id: int) -> None:
-    updated = Invitation.objects.filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.DECLINED
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING)
+        .first()
     )
-    if not updated:
+    if invitation is None:
         raise NotAllowed()
+    invitation.status = Invitation.Status.DECLINED
+    invitation.save(update_fields=["status"])
+    signals.invitation_declined.send(sender=Game, invitation=invitation)
 
 
 def _start(table: Table) -> None:
@@ -730,9 +741,11 @@ def _finish(table: Table, state: dict, now) -> None:
     game.status, game.finished_at, game.outcome = GameStatus.FINISHED, now, outcome
     game.revealed_seed = table.state_row.seed
     by_number = {row["seat"]: row for row in outcome}
+    # A resigned seat is last in history and stats whatever the bot scored for it (issue 17).
+    ranks = platform_ranks(outcome, resigned={s.number for s in table.seats if s.resigned_at is not None})
     for seat in table.seats:
         row = by_number.get(seat.number, {})
-        seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
+        seat.final_rank, seat.final_score = ranks.get(seat.number), row.get("score")
         seat.finished_at = now
     Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
     record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
@@ -998,7 +1011,9 @@ def check_snapshot(game: Game) -> SnapshotReport:
             problems.append(f"stored view of {_viewer_key(number)} differs")
         elif row.log_size != len(log) or row.log_tail != log_tail(log):
             problems.append(f"stored log tail of {_viewer_key(number)} differs")
-    waiting = set() if engine.is_over(state) else set(engine.waiting_for(state))
+    # An abandoned game awaits nobody, whatever the engine still waits for.
+    over = engine.is_over(state) or game.status == GameStatus.ABANDONED
+    waiting = set() if over else set(engine.waiting_for(state))
     awaited = set(Seat.objects.filter(game=game, awaited=True).values_list("number", flat=True))
     if waiting != awaited:
         problems.append(f"awaited seats {sorted(awaited)} but the engine waits for {sorted(waiting)}")

@@ -50,6 +50,10 @@ never from ``GameState``.
     A user was invited by username (``invitation.user``, ``invitation.game``,
     ``invitation.invited_by``). Not sent for invitation links.
 
+``invitation_declined(invitation)``
+    The invited user declined (``invitation.status`` is "declined" now); a declined rematch is
+    cancelled by ``together`` from here.
+
 ``seat_timed_out(game, seat, dropped_out)``
     ``services.play_timeout_move`` played for ``seat`` because its time ran
     out; ``dropped_out`` is True when this was its third timeout and the bot
@@ -63,4 +67,5 @@ game_advanced = Signal()
 game_finished = Signal()
 game_cancelled = Signal()
 invitation_created = Signal()
+invitation_declined = Signal()
 seat_timed_out = Signal()

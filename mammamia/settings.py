@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "together",
 ]
 
 MIDDLEWARE = [
@@ -217,11 +218,15 @@ CELERY_BEAT_SCHEDULE = {
     "check-deadlines": {"task": "notifications.tasks.check_deadlines", "schedule": 60.0},
     # Daily digests go at 08:00 in each user's zone; zones differ by quarter hours.
     "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
+    # Call-off proposals nobody declined in time end their games as abandoned (issue 17).
+    "settle-call-offs": {"task": "together.tasks.settle_call_offs", "schedule": 300.0},
 }
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
+# Table chat: messages per user in any 60 seconds, over all games (issue 17).
+CHAT_RATE_LIMIT_PER_MINUTE = env.int("CHAT_RATE_LIMIT_PER_MINUTE", default=10)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -13,7 +13,9 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("notifications.urls")),
+    path("", include("together.urls")),
     path("api/", include("games.api_urls")),
+    path("api/", include("together.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
 ]

@@ -32,6 +32,10 @@ class OutboxEmail(models.Model):
         STARTED = "started", _("game started")
         FINISHED = "finished", _("game finished")
         CANCELLED = "cancelled", _("game cancelled")
+        # Issue 17 (together.emails): chat alone ("every time" readers, once an hour per game), and
+        # table news (a call-off proposed, declined or done, a rematch declined).
+        CHAT = "chat", _("table chat")
+        TABLE = "table", _("table news")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
