@@ -194,7 +194,7 @@ class ResignView(ApiView):
 
 
 class CallOffView(ApiView):
-    """The pending proposal to call a game off (null if none); or propose it."""
+    """The latest proposal to call a game off (404 if none); or propose one."""
 
     serializer_class = CallOffSerializer
 
@@ -202,7 +202,9 @@ class CallOffView(ApiView):
     def get(self, request, game_id: int):
         _access(request, game_id)
         proposal = selectors.last_call_off(game_id)
-        return Response(CallOffSerializer(proposal).data if proposal else None)
+        if proposal is None:
+            raise Http404
+        return Response(CallOffSerializer(proposal).data)
 
     @extend_schema(request=None, responses={201: CallOffSerializer, **ERRORS})
     def post(self, request, game_id: int):
@@ -235,7 +237,7 @@ class HandOverView(ApiView):
 
 
 class RematchView(ApiView):
-    """The rematch of an ended game (null if none); or propose it (returns the live one if there is one)."""
+    """The rematch of an ended game (404 if none); or propose it (returns the live one if there is one)."""
 
     serializer_class = RematchSerializer
 
@@ -243,7 +245,9 @@ class RematchView(ApiView):
     def get(self, request, game_id: int):
         access = _access(request, game_id)
         info = selectors.rematch_info(game=access.game, user=request.user)
-        return Response(RematchSerializer(info).data if info else None)
+        if info is None:
+            raise Http404
+        return Response(RematchSerializer(info).data)
 
     @extend_schema(request=None, responses={201: RematchSerializer, **ERRORS})
     def post(self, request, game_id: int):

@@ -90,7 +90,8 @@ def test_bad_input_of_any_shape_is_a_400(client, players):
     game = start_game("konamon", players[:2])
     client.force_login(players[0])
     for body in ([1, 2], {"text": 5}, {"text": None}, {"text": {"a": 1}}, "nonsense"):
-        response = client.post(reverse("api-game-chat", args=[game.pk]), json.dumps(body), content_type="application/json")
+        url = reverse("api-game-chat", args=[game.pk])
+        response = client.post(url, json.dumps(body), content_type="application/json")
         assert response.status_code == 400, body
     assert chat(client, game, "x" * 500).status_code == 201
 
