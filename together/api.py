@@ -4,6 +4,8 @@ rematch, block and report. Errors are the platform's ``{"error": code, "detail":
 from __future__ import annotations
 
 from django.http import Http404
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -308,7 +310,7 @@ class BlocksView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(responses={200: serializers.ListField(child=serializers.CharField())})
+    @extend_schema(responses={200: build_array_type(build_basic_type(OpenApiTypes.STR)), **ERRORS})
     def get(self, request):
         return Response([user.username for user in selectors.blocked_users(user=request.user)])
 

@@ -75,18 +75,18 @@ def table_context(*, user, access) -> dict:
         "may_resign": game.status == GameStatus.ACTIVE and human_seat is not None and not human_seat.is_bot,
     }
     if game.status == GameStatus.ACTIVE and human_seat is not None and not human_seat.is_bot:
-        proposal = selectors.pending_call_off(game.pk)
+        # The latest proposal, pending or not: one query.
+        last = selectors.last_call_off(game.pk)
+        proposal = last if last is not None and last.status == last.Status.PENDING else None
         together["call_off"] = proposal
         if proposal is not None:
             together["call_off_waiting"] = [s.name for s in humans_deciding if s.number not in proposal.accepted_seats]
             together["call_off_mine"] = human_seat.number == proposal.proposer_seat
             together["call_off_answered"] = human_seat.number in proposal.accepted_seats
-        else:
-            last = selectors.last_call_off(game.pk)
-            if last is not None and last.status == last.Status.DECLINED:
-                together["call_off_declined_by"] = next(
-                    (s.name for s in access.seats if s.number == last.declined_seat), ""
-                )
+        elif last is not None and last.status == last.Status.DECLINED:
+            together["call_off_declined_by"] = next(
+                (s.name for s in access.seats if s.number == last.declined_seat), ""
+            )
         together["stalled"] = [
             {"number": s.number, "name": s.name}
             for s in access.seats
