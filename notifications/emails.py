@@ -195,12 +195,14 @@ def _finished(row, ctx) -> Rendered:
         player = by_seat.get(line.get("seat"), {})
         ranking.append(
             {
-                "rank": line.get("rank"),
+                # The seat's place in history (a resigned seat is last, issue 17), else the engine's.
+                "rank": player.get("rank") or line.get("rank"),
                 "score": line.get("score"),
                 "name": player.get("name") or "",
                 "is_you": line.get("seat") == row.payload.get("seat_number"),
             }
         )
+    ranking.sort(key=lambda line: line["rank"] or 0)  # stable: ties keep the engine's order
     mine = next((line for line in ranking if line["is_you"]), None)
     ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None)
     if mine is not None and mine["rank"] == 1:

@@ -48,7 +48,8 @@ def chat_html(text: str) -> SafeString:
 
 def platform_ranks(outcome: Iterable[dict], *, resigned: set[int]) -> dict[int, int]:
     """Each seat's place for history and stats: the engine's ranking of the seats that did not resign
-    (competition ranking: ties share a place), then every resigned seat, together, in last place."""
+    (competition ranking: ties share a place), and every resigned seat in last place (the number of
+    seats: a loss even when everyone resigned)."""
     rows = [row for row in outcome if isinstance(row, dict) and "seat" in row]
     if not resigned:
         return {row["seat"]: row.get("rank") for row in rows}  # the engine's own ranking, as it is
@@ -59,5 +60,5 @@ def platform_ranks(outcome: Iterable[dict], *, resigned: set[int]) -> dict[int, 
         ranks[row["seat"]] = better + 1
     for row in rows:
         if row["seat"] in resigned:
-            ranks[row["seat"]] = len(staying) + 1
+            ranks[row["seat"]] = len(rows)
     return ranks

@@ -187,3 +187,29 @@ def test_api_resign_and_call_off(client, players):
     detail = client.get(reverse("api-game", args=[game.pk])).json()
     assert [s["resigned_at"] is not None for s in detail["game"]["seats"]].count(True) == 1
     play_until(game, done=lambda g: False)
+
+
+def test_the_finished_email_tells_a_resigned_player_they_are_last(players):
+    from notifications.emails import render
+
+    game = start_game("konamon", players[:2])
+    with committing():
+        services.resign(user=players[0], game_id=game.pk)
+        services.resign(user=players[1], game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    seat = Seat.objects.get(game=game, user=players[0])
+    row = OutboxEmail(user=players[0], game=game, kind=OutboxEmail.Kind.FINISHED, dedupe_key="f",
+                      payload={"seat_number": seat.number})
+    subject, _text, _html = render(row)
+    assert seat.final_rank == 2  # both resigned: both last, nobody won
+    assert "you placed 2 of 2" in subject
+
+
+def test_platform_ranks():
+    from together.rules import platform_ranks
+
+    outcome = [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}, {"seat": 2, "rank": 2}, {"seat": 3, "rank": 4}]
+    assert platform_ranks(outcome, resigned=set()) == {0: 1, 1: 2, 2: 2, 3: 4}
+    assert platform_ranks(outcome, resigned={0}) == {1: 1, 2: 1, 3: 3, 0: 4}
+    assert platform_ranks(outcome, resigned={0, 3}) == {1: 1, 2: 1, 0: 4, 3: 4}
