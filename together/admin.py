@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import Count
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -154,9 +155,12 @@ class PlayerAdmin(UserAdmin):
         ),
     )
 
-    @admin.display(description=_("reports"))
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(reports=Count("reports_received"))
+
+    @admin.display(description=_("reports"), ordering="reports")
     def report_count(self, user):
-        return user.reports_received.count()
+        return user.reports
 
     @admin.action(description=_("Deactivate (bots take their seats)"))
     def deactivate(self, request, queryset):

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -167,7 +168,8 @@ def rematch_decline(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _next_or(request: HttpRequest, fallback: str) -> str:
     target = request.POST.get("next") or ""
-    return target if target.startswith("/") and not target.startswith("//") else fallback
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts=None) and target.startswith("/")
+    return target if safe else fallback
 
 
 @login_required

@@ -126,10 +126,12 @@ def test_unread_counts_in_my_games_until_the_game_page_is_seen(client, players):
     client.force_login(players[1])
     my_games = client.get(reverse("my-games")).content.decode()
     assert "2 new chat messages" in my_games
+    assert client.get(reverse("api-games")).json()["results"][0]["chat_unread"] == 2
     html = page(client, game)
     assert "New messages" in html and "2 new" in html
     assert SeatCorner.objects.get(seat__user=players[1]).chat_read_upto == ChatMessage.objects.latest("id").pk
     assert "new chat message" not in client.get(reverse("my-games")).content.decode()
+    assert client.get(reverse("api-games")).json()["results"][0]["chat_unread"] == 0
     client.force_login(players[0])  # one's own messages are never unread
     assert "new chat message" not in client.get(reverse("my-games")).content.decode()
 
