@@ -10,8 +10,8 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 
-from games import selectors as game_selectors
 from games.api import ERRORS, ApiView, _valid
+from games.play import selectors as game_selectors
 from together import moderation, rematch, selectors, services
 from together.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH, CallOff, Report
 from together.rules import notes_allowed

@@ -1,6 +1,6 @@
 """How an open game page learns about chat and the other table news of this app.
 
-The game page's live partial compares a token (``games.selectors.poll_token``) that holds the game's
+The game page's live partial compares a token (``games.play.selectors.poll_token``) that holds the game's
 ``TableActivity.stamp`` next to its version: anything that raises the stamp makes the next poll (or,
 with issue 18's server push, the next "game N changed" event) bring the whole live part again, chat
 included. Every write of this app that changes what a page shows calls ``table_changed`` inside its

@@ -29,7 +29,7 @@ class TableActivity(models.Model):
     """A counter per game, raised by everything of this app that changes what the game page shows
     besides a move (a chat message, a resignation, a call-off proposal or answer, a rematch).
 
-    The live partial's token holds it (``games.selectors.poll_token``), so whatever makes an open page
+    The live partial's token holds it (``games.play.selectors.poll_token``), so whatever makes an open page
     refresh brings these too; ``together.live.table_changed`` is the one place that raises it."""
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, primary_key=True, related_name="activity")

@@ -1,6 +1,6 @@
 """Rematches: the same game again, with the same people, options, time limit and bots.
 
-A rematch is an ordinary private game of the platform (``games.services.create_game``) with the
+A rematch is an ordinary private game of the platform (``games.lobby.services.create_game``) with the
 proposer seated and the bots in their seats; every other human of the original game is invited
 (``invite_user``: their invitation e-mail and My games entry). It starts, as any game, when the last
 invited player takes their seat: the seat order is drawn from the new game's seed. A refusal
@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as platform
 from games.exceptions import GameError, GameNotActive, NotAllowed, NotSeated
+from games.lobby import services as lobby
 from games.models import Game, GameEvent, GameStatus, Invitation, Seat
 from together import live
 from together.models import Block, Rematch
@@ -48,7 +48,7 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
             return existing
         bots = sum(1 for s in seats if s.user_id is None)
         options = {name: value for name, value in original.options.items() if name != "deal"}
-        game = platform.create_game(
+        game = lobby.create_game(
             user=user,
             engine_slug=original.engine_slug,
             players=original.players,
@@ -67,7 +67,7 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
             if other.pk in skipped:
                 continue
             try:
-                platform.invite_user(user=user, game_id=game.pk, username=other.username)
+                lobby.invite_user(user=user, game_id=game.pk, username=other.username)
             except GameError:
                 logger.info("rematch %s: could not invite user %s", game.pk, other.pk)
         live.table_changed(game_id=original.pk, reason="rematch")
@@ -81,7 +81,7 @@ def accept_rematch(*, user, game_id: int) -> Game:
         raise NotAllowed(_("There is no rematch of this game to accept."))
     with transaction.atomic():
         if rematch.game.status == GameStatus.OPEN:
-            platform.join_game(user=user, game_id=rematch.game_id)
+            lobby.join_game(user=user, game_id=rematch.game_id)
         elif not Seat.objects.filter(game_id=rematch.game_id, user=user).exists():
             raise NotAllowed(_("The rematch has started without you."))
         live.table_changed(game_id=game_id, reason="rematch")
@@ -96,7 +96,7 @@ def decline_rematch(*, user, game_id: int) -> Rematch:
     invitation = Invitation.objects.filter(game_id=rematch.game_id, user=user, status=Invitation.Status.PENDING).first()
     if invitation is None:
         raise NotAllowed(_("You have no invitation to this rematch."))
-    platform.decline_invitation(user=user, invitation_id=invitation.pk)  # the receiver cancels the rematch
+    lobby.decline_invitation(user=user, invitation_id=invitation.pk)  # the receiver cancels the rematch
     rematch.refresh_from_db()
     return rematch
 

@@ -1,7 +1,7 @@
 """Writes of playing together: chat, notes, resigning, calling a game off, handing a stalled seat over.
 
 Everything that changes a game in progress (a resignation, the end as abandoned, a seat handed to
-the bot) locks the game row with the platform's ``_lock_table``, as a move does, so it can never
+the bot) locks the game row with the platform's ``games.tables.lock_table``, as a move does, so it can never
 interleave with a move, a timeout or a bot. Every write that changes what the game page shows calls
 ``together.live.table_changed`` in its transaction.
 """
@@ -16,9 +16,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as platform
+from games import tables
 from games.exceptions import BadInput, GameNotActive, NotAllowed, NotSeated
+from games.lobby import services as lobby
 from games.models import Game, GameEvent, GameStatus, Seat
+from games.play.services import schedule_bots
 from together import live
 from together.exceptions import RateLimited
 from together.models import NOTE_MAX_LENGTH, CallOff, ChatMessage, SeatCorner
@@ -112,7 +114,7 @@ def save_note(*, user, game_id: int, text) -> SeatCorner:
 def resign(*, user, game_id: int) -> Seat:
     """``user`` leaves a game in progress: the bot plays their seat to the end, which ranks it last."""
     with transaction.atomic():
-        table = platform._lock_table(game_id)
+        table = tables.lock_table(game_id)
         game = table.game
         seat = table.seat_of(user)
         if seat is None:
@@ -123,10 +125,10 @@ def resign(*, user, game_id: int) -> Seat:
             raise NotAllowed(_("The bot already plays this seat."))
         seat.is_bot, seat.resigned_at = True, timezone.now()
         seat.save(update_fields=["is_bot", "resigned_at"])
-        platform._add_event(table, GameEvent.Kind.RESIGNED, seat)
+        tables.add_event(table, GameEvent.Kind.RESIGNED, seat)
         _recount_call_off(table)
         live.table_changed(game_id=game.pk, reason="resigned")
-        platform._schedule_bots(table)
+        schedule_bots(table)
         return seat
 
 
@@ -144,7 +146,7 @@ def hand_over_stalled_seat(*, user, game_id: int, seat_number: int) -> Seat:
     """In a game without a time limit, another seated human hands a seat that has not moved for
     ``STALLED_DAYS`` days to the bot (for good, as a drop-out)."""
     with transaction.atomic():
-        table = platform._lock_table(game_id)
+        table = tables.lock_table(game_id)
         game = table.game
         me = table.seat_of(user)
         if me is None or me.is_bot:
@@ -164,10 +166,10 @@ def hand_over_stalled_seat(*, user, game_id: int, seat_number: int) -> Seat:
 def _hand_to_bot(table, seat: Seat) -> None:
     seat.is_bot, seat.dropped_out = True, True
     seat.save(update_fields=["is_bot", "dropped_out"])
-    platform._add_event(table, GameEvent.Kind.HANDED_OVER, seat)
+    tables.add_event(table, GameEvent.Kind.HANDED_OVER, seat)
     _recount_call_off(table)
     live.table_changed(game_id=table.game.pk, reason="handed_over")
-    platform._schedule_bots(table)
+    schedule_bots(table)
 
 
 def hand_over_all_seats(*, user) -> int:
@@ -177,7 +179,7 @@ def hand_over_all_seats(*, user) -> int:
     seats = list(Seat.objects.filter(user=user, is_bot=False, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE]))
     for seat in seats:
         with transaction.atomic():
-            table = platform._lock_table(seat.game_id)
+            table = tables.lock_table(seat.game_id)
             game = table.game
             mine = table.seat_of(user)
             if mine is None or mine.is_bot:
@@ -185,9 +187,9 @@ def hand_over_all_seats(*, user) -> int:
             if game.status == GameStatus.ACTIVE:
                 _hand_to_bot(table, mine)
             elif game.status == GameStatus.OPEN and game.created_by_id == user.pk:
-                platform.cancel_game(user=user, game_id=game.pk)
+                lobby.cancel_game(user=user, game_id=game.pk)
             elif game.status == GameStatus.OPEN:
-                platform.leave_game(user=user, game_id=game.pk)
+                lobby.leave_game(user=user, game_id=game.pk)
             else:
                 continue
             touched += 1
@@ -210,7 +212,7 @@ def pending_call_off(game_id: int, *, lock: bool = False) -> CallOff | None:
 def propose_call_off(*, user, game_id: int) -> CallOff:
     """``user`` proposes to call the game off; it ends at once if nobody else is left to ask."""
     with transaction.atomic():
-        table = platform._lock_table(game_id)
+        table = tables.lock_table(game_id)
         game = table.game
         seat = table.seat_of(user)
         if seat is None or seat.is_bot:
@@ -239,7 +241,7 @@ def propose_call_off(*, user, game_id: int) -> CallOff:
 def answer_call_off(*, user, game_id: int, accept: bool) -> CallOff:
     """Accept or decline the pending proposal; the game is abandoned when the last one accepts."""
     with transaction.atomic():
-        table = platform._lock_table(game_id)
+        table = tables.lock_table(game_id)
         game = table.game
         seat = table.seat_of(user)
         if seat is None or seat.is_bot:
@@ -296,7 +298,7 @@ def _abandon(table, proposal: CallOff, status: str) -> None:
     )
     proposal.status, proposal.settled_at = status, now
     proposal.save(update_fields=["status", "settled_at"])
-    platform._add_event(table, GameEvent.Kind.ABANDONED)
+    tables.add_event(table, GameEvent.Kind.ABANDONED)
     live.table_changed(game_id=game.pk, reason="call_off")
     from together.emails import queue_table_news
 
@@ -318,7 +320,7 @@ def settle_lapsed_call_offs(*, now=None) -> int:
     settled = 0
     for game_id in due:
         with transaction.atomic():
-            table = platform._lock_table(game_id)
+            table = tables.lock_table(game_id)
             proposal = pending_call_off(game_id, lock=True)
             if proposal is None or proposal.expires_at > now:
                 continue

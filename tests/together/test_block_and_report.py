@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from game_helpers import start_game
 
-from games import services as platform
 from games.exceptions import GameError
+from games.lobby import services as platform
 from games.models import GameStatus, Seat
 from together import moderation, services
 from together.models import Block, Report

@@ -13,7 +13,7 @@ from django.utils import timezone
 from game_helpers import start_game
 
 from accounts.models import NotifyMode
-from games import services as platform
+from games.lobby import services as platform
 from notifications.emails import render
 from notifications.models import OutboxEmail
 from together import moderation, services
@@ -196,7 +196,6 @@ def test_chat_alone_emails_every_time_readers_at_most_once_an_hour(players, djan
 def test_turn_emails_mention_the_chat_since_the_last_visit(players):
     game = start_game("konamon", players[:2])
     services.post_chat_message(user=players[0], game_id=game.pk, text="good luck")
-    seat = platform.Seat.objects.get(game=game, user=players[1]) if hasattr(platform, "Seat") else None
     from games.models import Seat
 
     seat = Seat.objects.get(game=game, user=players[1])

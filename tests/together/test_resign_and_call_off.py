@@ -11,10 +11,11 @@ from django.utils import timezone
 from game_helpers import start_game
 from together_helpers import committing, play_to_the_end, play_until
 
-from games import selectors as game_selectors
-from games import services as platform
 from games.exceptions import GameError
+from games.history import selectors as history_selectors
+from games.history.services import check_snapshot
 from games.models import Game, GameEvent, GameStatus, PlayerStats, Seat
+from games.play.services import check_play_move
 from notifications.models import OutboxEmail
 from together import services
 from together.models import CallOff
@@ -46,7 +47,7 @@ def test_a_resigned_seat_is_played_by_the_bot_and_counts_last(client, players):
     assert f"{quitter.public_name} resigned: the bot plays their seat to the end." in html
     assert "resigned · bot plays" in html
     with pytest.raises(GameError):
-        platform.check_play_move(user=quitter, game_id=game.pk, move={}, expected_version=game.version)
+        check_play_move(user=quitter, game_id=game.pk, move={}, expected_version=game.version)
     game = play_to_the_end(game)
     seats = {s.user_id: s for s in Seat.objects.filter(game=game)}
     assert seats[quitter.pk].final_rank == 3
@@ -88,12 +89,12 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert not game.revealed_seed
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "This game was called off." in page
-    history = game_selectors.match_history(user=players[2])
+    history = history_selectors.match_history(user=players[2])
     assert [s.game_id for s in history.object_list] == [game.pk]
     assert "called off" in client.get(reverse("profile", args=[players[2].username])).content.decode()
     assert "called off" in client.get(reverse("my-games")).content.decode()
     assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
-    assert platform.check_snapshot(game).problems == []
+    assert check_snapshot(game).problems == []
 
 
 def test_one_refusal_ends_the_proposal_and_the_game_goes_on(players):

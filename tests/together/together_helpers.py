@@ -8,8 +8,8 @@ from contextlib import contextmanager
 
 from django.test import TestCase
 
-from games import services
 from games.models import Game, GameStatus, Seat, SeatView
+from games.play import services
 
 
 @contextmanager
