@@ -1,4 +1,4 @@
-"""Small pure rules of playing together: no database, no clock."""
+"""Small rules of playing together: no database, no clock."""
 
 from __future__ import annotations
 
@@ -11,18 +11,20 @@ from django.utils.safestring import SafeString, mark_safe
 
 from together.models import CHAT_MAX_LENGTH
 
-# Where a game's rules forbid memory aids, a private note would be one. Per engine slug: options -> forbidden?
-MEMORY_AIDS_FORBIDDEN = {
-    "mamma-mia": lambda options: (options or {}).get("memory", "strict") == "strict",
-}
-
 CALL_OFF_DEFAULT_HOURS = 72  # a call-off proposal in a game without a time limit lapses after 3 days
 STALLED_DAYS = 14  # without a time limit, the others may hand a seat to the bot after this long
 
 
 def notes_allowed(*, engine_slug: str, options: dict | None) -> bool:
-    rule = MEMORY_AIDS_FORBIDDEN.get(engine_slug)
-    return not (rule and rule(options))
+    """Private notes, unless the game's rules forbid memory aids with these options (the game says so:
+    ``GameAppConfig.forbids_memory_aids``; Mamma Mia! with ``memory=strict``)."""
+    from games.registry import get_game
+
+    try:
+        game = get_game(engine_slug)
+    except KeyError:
+        return True
+    return not game.forbids_memory_aids(options or {})
 
 
 def clean_chat_text(text) -> str | None:
