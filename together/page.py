@@ -1,9 +1,10 @@
 """What the game page (and its live partial) shows of playing together, for one viewer.
 
-``table_context`` is the one call the platform's game view makes. It reads, for the viewer only: the
-game's activity stamp, the latest chat messages (without those of users the viewer blocked), the
-viewer's own corner (note, how far they read), and the call-off proposal or rematch of the game. A
-seat that has now seen the latest message has its read marker moved (one upsert, only when it moves).
+``table_context`` is the one call the platform's game view makes. For the viewer only, it reads in one
+query the game's activity stamp, the viewer's own corner (note, how far they read) and whether the game
+has a call-off proposal or a rematch (loaded only if so); in one more, the latest chat messages
+(without those of users the viewer blocked). A seat that has now seen the latest message has its read
+marker moved (one upsert, only when it moves).
 """
 
 from __future__ import annotations
@@ -42,15 +43,14 @@ def table_context(*, user, access) -> dict:
     """Chat, note and table actions of ``access``'s game for its viewer; adds to the page token."""
     game = access.game
     seat = access.seat
-    stamp = selectors.activity_stamp(game.pk)
-    context: dict = {"activity_stamp": stamp, "together": None}
+    human_seat = seat if seat is not None and seat.user_id is not None else None
+    snapshot = selectors.table_snapshot(game_id=game.pk, seat_id=human_seat.pk if human_seat else None)
+    context: dict = {"activity_stamp": snapshot.stamp, "together": None}
     if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
         return context
     viewer = user if user is not None and user.is_authenticated else None
     readable = services.chat_readable(game=game, seat=seat, may_view=access.may_view)
-    human_seat = seat if seat is not None and seat.user_id is not None else None
-    corner = selectors.corner(human_seat)
-    read_upto = corner.chat_read_upto if corner is not None else 0
+    read_upto = snapshot.read_upto
     messages = selectors.latest_messages(game_id=game.pk, viewer=viewer) if readable else []
     rows = message_dicts(
         messages, viewer_id=viewer.pk if viewer else None, unread_after=read_upto if human_seat else None
@@ -69,14 +69,14 @@ def table_context(*, user, access) -> dict:
         "first_unread": next((row["id"] for row in rows if row["unread"]), None),
         "notes_shown": human_seat is not None,
         "notes_allowed": notes_allowed(engine_slug=game.engine_slug, options=game.options),
-        "note": corner.note if corner is not None else "",
+        "note": snapshot.note,
         "note_max": NOTE_MAX_LENGTH,
         "report_reasons": Report.Reason.choices,
         "may_resign": game.status == GameStatus.ACTIVE and human_seat is not None and not human_seat.is_bot,
     }
     if game.status == GameStatus.ACTIVE and human_seat is not None and not human_seat.is_bot:
         # The latest proposal, pending or not: one query.
-        last = selectors.last_call_off(game.pk)
+        last = selectors.last_call_off(game.pk) if snapshot.last_call_off_id else None
         proposal = last if last is not None and last.status == last.Status.PENDING else None
         together["call_off"] = proposal
         if proposal is not None:
@@ -93,10 +93,10 @@ def table_context(*, user, access) -> dict:
             if s.pk != human_seat.pk and services.stalled_since(game=game, seat=s, now=now) is not None
         ]
     if game.status in ENDED:
-        together["rematch"] = selectors.rematch_info(game=game, user=viewer)
+        together["rematch"] = selectors.rematch_info(game=game, user=viewer) if snapshot.last_rematch_id else None
         together["may_rematch"] = human_seat is not None
         if game.status == GameStatus.ABANDONED:
-            last = selectors.last_call_off(game.pk)
+            last = selectors.last_call_off(game.pk) if snapshot.last_call_off_id else None
             together["abandoned_how"] = last.status if last is not None else ""
     context["together"] = together
     return context

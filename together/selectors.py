@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
@@ -12,6 +13,33 @@ from together.models import Block, CallOff, ChatMessage, Rematch, SeatCorner, Ta
 
 CHAT_ON_PAGE = 50  # the latest messages on the game page (the API pages through all of them)
 CHAT_IN_EMAIL = 3  # "the text of the latest few" in an e-mail
+
+
+@dataclass
+class TableSnapshot:
+    stamp: int
+    read_upto: int
+    note: str
+    last_call_off_id: int | None
+    last_rematch_id: int | None
+
+
+def table_snapshot(*, game_id: int, seat_id: int | None) -> TableSnapshot:
+    """What the game page needs to know first, in one query: the activity stamp, the viewer's read marker
+    and note, and whether the game has a call-off proposal or a rematch at all (loaded only then)."""
+    activity, corner = TableActivity._meta.db_table, SeatCorner._meta.db_table
+    calloff, rematch = CallOff._meta.db_table, Rematch._meta.db_table
+    sql = (
+        f"SELECT (SELECT stamp FROM {activity} WHERE game_id = %s),"  # noqa: S608 - the models' table names
+        f" (SELECT chat_read_upto FROM {corner} WHERE seat_id = %s),"
+        f" (SELECT note FROM {corner} WHERE seat_id = %s),"
+        f" (SELECT max(id) FROM {calloff} WHERE game_id = %s),"
+        f" (SELECT max(id) FROM {rematch} WHERE original_id = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, seat_id, seat_id, game_id, game_id])
+        stamp, read_upto, note, call_off_id, rematch_id = cursor.fetchone()
+    return TableSnapshot(stamp or 0, read_upto or 0, note or "", call_off_id, rematch_id)
 
 
 def activity_stamp(game_id: int) -> int:
