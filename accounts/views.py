@@ -38,5 +38,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "profile_user": profile_user,
             "is_own_profile": request.user == profile_user,
+            "profile_blocked": _has_blocked(request.user, profile_user),
         },
     )
+
+
+def _has_blocked(user, other) -> bool:
+    from together.selectors import has_blocked
+
+    return has_blocked(user=user, other=other)

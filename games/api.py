@@ -75,14 +75,19 @@ class MyGamesView(ApiView):
     def get(self, request):
         seats = (
             Seat.objects.filter(
-                user=request.user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED]
+                user=request.user,
+                game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABANDONED],
             )
             .select_related("game", "user")
             .prefetch_related(seats_prefetch())
             .order_by("-awaited", "awaited_since", "-game__finished_at", "-game_id")
         )
         page = self.paginate_queryset(seats)
-        return self.get_paginated_response(MyGameSerializer(page, many=True, context={"request": request}).data)
+        from together.selectors import unread_counts
+
+        unread = unread_counts(user=request.user, game_ids=[seat.game_id for seat in page])
+        context = {"request": request, "chat_unread": unread}
+        return self.get_paginated_response(MyGameSerializer(page, many=True, context=context).data)
 
     @extend_schema(request=CreateGameSerializer, responses={201: GameSummarySerializer, **ERRORS})
     def post(self, request):

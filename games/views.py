@@ -63,7 +63,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     sections = play_selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
-    return render(request, "games/my_games.html", {"sections": sections})
+    from together.page import my_games_context
+
+    return render(request, "games/my_games.html", {"sections": sections, **my_games_context(request.user, sections)})
 
 
 @login_required
@@ -194,7 +196,9 @@ def _platform_event_text(event: GameEvent) -> str:
         return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
     if kind == GameEvent.Kind.CANCELLED:
         return _("The game was cancelled.")
-    return kind
+    from together.texts import platform_event_text
+
+    return platform_event_text(kind, name) or kind
 
 
 def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
@@ -247,6 +251,13 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         return context
     if game.status == GameStatus.CANCELLED:
         return context
+    # Chat, notes, resign, call off and rematch (issue 17): read for this viewer, outside the cached board.
+    from together.page import table_context
+
+    context.update(table_context(user=request.user, access=access))
+    context["page_token"] = play_selectors.page_token(
+        game=game, seats=access.seats, activity=context["activity_stamp"]
+    )
     shows_moves = access.seat is not None and not access.seat.is_bot
 
     def build_board() -> game_board.BoardParts:
@@ -450,4 +461,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
     context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
+    from together.page import replay_chat
+
+    context["chat_lines"] = replay_chat(access=access, user=request.user, step=step, total=total, last_move=last_move)
     return render(request, "games/replay.html", context)

@@ -104,3 +104,9 @@ def chat_posted(*, game_id: int, message_id: int) -> None:
     """A chat message was posted at game ``game_id``: every open page of it fetches its own chat
     partial (the message itself never goes on the stream). Call inside the transaction that saved it."""
     publish_on_commit([(game_group(game_id), "chat", {"game": game_id, "message": message_id})])
+
+
+def table_activity(*, game_id: int, stamp: int, reason: str, **_signal) -> None:
+    """Receiver of ``together.live.table_activity`` (sent after the commit of a chat message, a resignation,
+    a call-off or a rematch): the game's open pages fetch their own partial, which brings the chat."""
+    publish_now([(game_group(game_id), "game", {"game": game_id, "activity": stamp})])

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "live",
     "competition",
     "trust",
+    "together",
 ]
 
 MIDDLEWARE = [
@@ -246,6 +247,8 @@ CELERY_BEAT_SCHEDULE = {
     "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
     # Leagues whose sign-ups have closed get their games (competition.leagues.start_league).
     "start-leagues": {"task": "competition.tasks.start_due_leagues", "schedule": 60.0},
+    # Call-off proposals nobody declined in time end their games as abandoned (issue 17).
+    "settle-call-offs": {"task": "together.tasks.settle_call_offs", "schedule": 300.0},
 }
 
 # Games.
@@ -253,6 +256,8 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # A private game's invitation link works until the game starts or for this many hours.
 INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
+# Table chat: messages per user in any 60 seconds, over all games (issue 17).
+CHAT_RATE_LIMIT_PER_MINUTE = env.int("CHAT_RATE_LIMIT_PER_MINUTE", default=10)
 
 # Live updates (the `live` app): open pages hold a Server-Sent Events stream, served by the ASGI
 # server, and hear "game N is at version V" through Redis pub/sub from whichever process made the

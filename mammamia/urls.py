@@ -21,7 +21,9 @@ urlpatterns = [
     path("", include("live.urls")),
     path("", include("competition.urls")),
     path("api/", include("competition.api_urls")),
+    path("", include("together.urls")),
     path("api/", include("games.api_urls")),
+    path("api/", include("together.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
 ]

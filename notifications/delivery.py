@@ -75,6 +75,8 @@ GAME_MAIL = {
     OutboxEmail.Kind.STARTED,
     OutboxEmail.Kind.FINISHED,
     OutboxEmail.Kind.CANCELLED,
+    OutboxEmail.Kind.CHAT,
+    OutboxEmail.Kind.TABLE,
 }
 DEADLINE_MAIL = {OutboxEmail.Kind.REMINDER, OutboxEmail.Kind.TIMEOUT}
 

@@ -34,6 +34,10 @@ class OutboxEmail(models.Model):
         CANCELLED = "cancelled", _("game cancelled")
         # Confirmation, password reset, e-mail change, sign-in code (trust.account_mail); user may be empty.
         ACCOUNT = "account", _("account e-mail")
+        # Issue 17 (together.emails): chat alone ("every time" readers, once an hour per game), and
+        # table news (a call-off proposed, declined or done, a rematch declined).
+        CHAT = "chat", _("table chat")
+        TABLE = "table", _("table news")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -47,6 +47,7 @@ from games.tables import (
     write_views,
 )
 from live import publish as live_publish
+from together.moderation import check_may_invite, check_may_join
 
 
 def invite_token(game: Game) -> str:
@@ -140,6 +141,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     invitation = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).first()
     if game.visibility == Visibility.PRIVATE and invitation is None and game_id_from_invite(invite or "") != game.pk:
         raise NotAllowed()
+    check_may_join(user=user, game=game)
     if len(table.seats) >= game.players:
         raise GameFull()
     join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
@@ -203,6 +205,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
     if invitee is None:
         raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    check_may_invite(inviter=user, invitee=invitee)
     if table.seat_of(invitee) is not None:
         raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
     invitation, created = Invitation.objects.get_or_create(game=table.game, user=invitee, defaults={"invited_by": user})
@@ -216,12 +219,19 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     return invitation
 
 
+@transaction.atomic
 def decline_invitation(*, user, invitation_id: int) -> None:
-    updated = Invitation.objects.filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.DECLINED
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING)
+        .first()
     )
-    if not updated:
+    if invitation is None:
         raise NotAllowed()
+    invitation.status = Invitation.Status.DECLINED
+    invitation.save(update_fields=["status"])
+    signals.invitation_declined.send(sender=Game, invitation=invitation)
 
 
 def _start(table: Table) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
 from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
@@ -38,6 +38,7 @@ def player_dicts(seats: list[Seat]) -> list[dict]:
                 "colour": seat.colour,
                 "user_id": seat.user_id,
                 "dropped_out": seat.dropped_out,
+                "resigned": seat.resigned_at is not None,
                 "away": bool(user and user.is_away()),
                 "awaited": seat.awaited,
                 "awaited_since": seat.awaited_since,
@@ -98,23 +99,27 @@ def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
     return SeatView.objects.filter(game=game, seat_number=seat_number).first()
 
 
-def page_token(*, game: Game, seats: list[Seat]) -> str:
-    """What the live partial compares: changes with every move, the start/end, and each join or leave."""
-    return f"{game.version}.{game.status}.{len(seats)}"
+def page_token(*, game: Game, seats: list[Seat], activity: int = 0) -> str:
+    """What the live partial compares: changes with every move, the start/end, each join or leave, and
+    the table's activity (``together``: a chat message, a resignation, a call-off, a rematch)."""
+    return f"{game.version}.{game.status}.{len(seats)}.{activity}"
 
 
 def poll_token(*, game_id: int) -> tuple[str, bool] | None:
     """(page token, is public) in one query: the cheap "anything new?" of the polling partial."""
+    from together.models import TableActivity
+
+    activity = TableActivity.objects.filter(game_id=OuterRef("pk")).values("stamp")[:1]
     row = (
         Game.objects.filter(pk=game_id)
-        .annotate(seat_count=Count("seats"))
-        .values_list("version", "status", "seat_count", "visibility")
+        .annotate(seat_count=Count("seats"), activity_stamp=Subquery(activity))
+        .values_list("version", "status", "seat_count", "visibility", "activity_stamp")
         .first()
     )
     if row is None:
         return None
-    version, status, seat_count, visibility = row
-    return f"{version}.{status}.{seat_count}", visibility == Visibility.PUBLIC
+    version, status, seat_count, visibility, activity = row
+    return f"{version}.{status}.{seat_count}.{activity or 0}", visibility == Visibility.PUBLIC
 
 
 @dataclass

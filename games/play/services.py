@@ -56,6 +56,7 @@ from games.tables import (
     write_views,
 )
 from live import publish as live_publish
+from together.rules import platform_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -250,9 +251,11 @@ def _finish(table: Table, state: dict, now) -> None:
     game.status, game.finished_at, game.outcome = GameStatus.FINISHED, now, outcome
     game.revealed_seed = table.state_row.seed
     by_number = {row["seat"]: row for row in outcome}
+    # A resigned seat is last in history and stats whatever the bot scored for it (issue 17).
+    ranks = platform_ranks(outcome, resigned={s.number for s in table.seats if s.resigned_at is not None})
     for seat in table.seats:
         row = by_number.get(seat.number, {})
-        seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
+        seat.final_rank, seat.final_score = ranks.get(seat.number), row.get("score")
         seat.finished_at = now
     Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
     record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
