@@ -52,7 +52,7 @@ $(E2E_STAMP): $(STAMP) pyproject.toml
 e2e: $(E2E_STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	E2E_ARTIFACTS=$(E2E_ARTIFACTS) E2E_CHROMIUM=$$(command -v chromium) \
-		$(BIN)/python -m pytest -p no:django -W ignore::pytest.PytestConfigWarning e2e $(E2E_ARGS); \
+		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning e2e $(E2E_ARGS); \
 		status=$$?; echo "e2e artifacts (screenshots, e-mails, logs, findings.md): $(E2E_ARTIFACTS)"; exit $$status
 
 lint: $(STAMP)

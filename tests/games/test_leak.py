@@ -376,7 +376,7 @@ def check_live_events(published, game) -> None:
         assert data["game"] == game.pk and isinstance(data["version"], int)
         assert set(data) <= {"game", "version", "token"}, data
         if "token" in data:
-            assert re.fullmatch(r"\d+\.(open|active|finished|cancelled)\.\d+", data["token"]), data
+            assert re.fullmatch(r"\d+\.(open|active|finished|cancelled|abandoned)\.\d+\.\d+", data["token"]), data
 
 
 @pytest.mark.django_db

@@ -34,7 +34,7 @@ def test_a_move_tells_the_game_and_each_seated_player_after_commit(players, list
     seats = Seat.objects.filter(game=game).count()
     events = listener.events()
     assert (f"game.{game.pk}", "game", {"game": game.pk, "version": game.version,
-                                       "token": f"{game.version}.active.{seats}"}) in events
+                                       "token": f"{game.version}.active.{seats}.0"}) in events
     user_events = sorted(group for group, name, _ in events if name == "user")
     assert user_events == sorted(f"user.{p.pk}" for p in players[:2]), "the two players, not the bystander"
     for _, name, data in events:
@@ -59,10 +59,10 @@ def test_joining_leaving_and_inviting_are_announced(players, listen, django_capt
     listener = listen(f"game.{game.pk}", f"user.{invitee.pk}")
     with django_capture_on_commit_callbacks(execute=True):
         lobby.join_game(user=joiner, game_id=game.pk)
-    assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.2"})]
+    assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.2.0"})]
     with django_capture_on_commit_callbacks(execute=True):
         lobby.leave_game(user=joiner, game_id=game.pk)
-    assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.1"})]
+    assert listener.events() == [(f"game.{game.pk}", "game", {"game": game.pk, "version": 0, "token": "0.open.1.0"})]
     with django_capture_on_commit_callbacks(execute=True):
         lobby.invite_user(user=creator, game_id=game.pk, username=invitee.username)
     assert listener.events() == [(f"user.{invitee.pk}", "user", {"game": game.pk, "version": 0})]
