@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clocks.forms import TimeControlFields
 from games.engines import ENGINE_MODULES, get_engine
 from games.models import TimeLimit, Visibility
 
@@ -44,7 +45,7 @@ def option_value_label(option: str, value) -> str:
     return labels.get(value, str(value))
 
 
-class CreateGameForm(forms.Form):
+class CreateGameForm(TimeControlFields, forms.Form):
     engine_slug = forms.ChoiceField(label=_("Game"))
     players = forms.TypedChoiceField(label=_("Number of seats"), coerce=int)
     bots = forms.TypedChoiceField(
@@ -112,6 +113,7 @@ class CreateGameForm(forms.Form):
             chosen = next((v for v in values if str(v) == raw), values[0])
             options[option] = chosen
         data["options"] = options
+        data["time_control"] = self.clean_time_control(data)  # None: time_limit_hours says it
         return data
 
 

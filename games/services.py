@@ -31,6 +31,9 @@ from django.db import connection, transaction
 from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
 
+from clocks import turns as clock_turns
+from clocks.arithmetic import TimeControl
+from clocks.controls import game_fields
 from games import signals
 from games.engines import ENGINE_MODULES, get_engine
 from games.engines import IllegalMove as EngineIllegalMove
@@ -338,22 +341,26 @@ def _update_rows(rows: list, fields: list[str]) -> None:
 
 
 def _update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) -> list[Seat]:
-    """Set ``awaited`` / ``awaited_since`` / ``deadline_at`` from ``waiting``; the newly awaited seats."""
-    limit = table.game.time_limit
+    """Set ``awaited`` / ``awaited_since`` and each seat's clock (``clocks.turns``) from ``waiting``; the newly
+    awaited seats. Each awaited seat has its own clock, so simultaneous turns charge each player their own."""
+    control = table.game.time_control
     waiting_set = set(waiting)
     newly, changed = [], []
     for seat in table.seats:
         now_awaited = seat.number in waiting_set
         if now_awaited and (not seat.awaited or seat.number in movers):
+            if seat.awaited:  # its turn goes on after its own move: charged, no increment yet
+                clock_turns.stop_turn(seat, control, now, turn_over=False)
             seat.awaited, seat.awaited_since = True, now
-            seat.deadline_at = now + limit if limit else None
+            clock_turns.start_turn(seat, control, now)
             newly.append(seat)
             changed.append(seat)
         elif not now_awaited and seat.awaited:
-            seat.awaited, seat.awaited_since, seat.deadline_at = False, None, None
+            clock_turns.stop_turn(seat, control, now, turn_over=seat.number in movers)
+            seat.awaited, seat.awaited_since = False, None
             changed.append(seat)
     if changed:
-        _update_rows(changed, ["awaited", "awaited_since", "deadline_at"])
+        _update_rows(changed, ["awaited", "awaited_since", *clock_turns.CLOCK_FIELDS])
     return newly
 
 
@@ -395,13 +402,15 @@ def create_game(
     players: int,
     options: dict[str, Any] | None = None,
     time_limit_hours: int = TimeLimit.NONE,
+    time_control: TimeControl | None = None,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
     allow_stacked_deal: bool = False,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
-    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
+    ``time_control`` (``clocks.arithmetic.TimeControl``) wins over ``time_limit_hours`` (a per-move limit, 0:
+    none). ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
     if engine_slug not in ENGINE_MODULES:
         raise BadInput()
@@ -419,6 +428,11 @@ def create_game(
         raise BadInput()
     if time_limit_hours not in TimeLimit.values or visibility not in Visibility.values:
         raise BadInput()
+    if time_control is not None and not isinstance(time_control, TimeControl):
+        raise BadInput()
+    clock = game_fields(time_control) if time_control is not None else {
+        "time_limit_hours": time_limit_hours, "clock": "move" if time_limit_hours else "none"
+    }
     try:
         engine.setup(players, seed=0, options=options)
     except ValueError:
@@ -431,7 +445,7 @@ def create_game(
         players=players,
         seed_sha256=seed_sha256(seed),
         visibility=visibility,
-        time_limit_hours=time_limit_hours,
+        **clock,
         created_by=user,
     )
     GameState.objects.create(game=game, seed=str(seed))
@@ -843,7 +857,7 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
             moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
         seat.timeouts += 1
         dropped = not seat.is_bot and seat.timeouts >= DROP_OUT_AFTER_TIMEOUTS
-        fields = ["timeouts"]
+        fields = ["timeouts", *clock_turns.after_timeout(seat, game.time_control)]
         if dropped:
             seat.is_bot, seat.dropped_out = True, True
             fields += ["is_bot", "dropped_out"]

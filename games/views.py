@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clocks.display import player_clocks
 from games import board as game_board
 from games import selectors, services
 from games.engines import ENGINE_MODULES, get_engine
@@ -70,6 +71,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 players=data["players"],
                 options=data["options"],
                 time_limit_hours=data["time_limit_hours"],
+                time_control=data["time_control"],
                 visibility=data["visibility"],
                 bots=data["bots"],
             )
@@ -204,7 +206,7 @@ def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | 
 
 def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
     game = access.game
-    players = selectors.player_dicts(access.seats)
+    players = player_clocks(game=game, seats=access.seats, players=selectors.player_dicts(access.seats))
     seat_number = access.seat_number
     context = {
         "game": game,

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "clocks",
 ]
 
 MIDDLEWARE = [

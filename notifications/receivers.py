@@ -33,7 +33,6 @@ from django.utils import timezone
 from accounts.models import NotifyMode
 from games import services, signals
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
-from notifications import vacations
 from notifications.models import OutboxEmail, SeatNotice
 from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
@@ -104,7 +103,6 @@ def on_game_started(sender, game, seats, **kwargs):
 def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     now = timezone.now()
     newly = [seat for seat in newly_awaited_seats if _is_human(seat)]
-    vacations.pause_new_turns(newly, now=now)
     if game.status != GameStatus.ACTIVE:
         return
     movers = {move.seat_number for move in moves}
