@@ -189,8 +189,13 @@ class Pauses:
             raise ValueError(f"at most {MAX_QUIET_DAYS} quiet days")  # else a clock might never run
 
     def intervals(self, start: dt.datetime) -> Iterator[tuple[dt.datetime, dt.datetime]]:
-        """The pauses from ``start`` on, merged and in order (endless when there are quiet days)."""
-        absence = [(start, self.away_until)] if self.away_until is not None and self.away_until > start else []
+        """The pauses from ``start`` on, merged and in order (endless when there are quiet days), in UTC."""
+        start = start.astimezone(UTC)
+        absence = (
+            [(start, self.away_until.astimezone(UTC))]
+            if self.away_until is not None and self.away_until > start
+            else []
+        )
         current = None
         for begin, end in heapq.merge(absence, self._quiet(start)):
             if current is not None and begin <= current[1]:
@@ -225,8 +230,15 @@ class Pauses:
 NO_PAUSES = Pauses()
 
 
+def _utc(moment: dt.datetime) -> dt.datetime:
+    # Subtracting two datetimes of the same zone gives their wall-clock difference (wrong across a DST change):
+    # every computation here is on absolute moments, in UTC.
+    return moment.astimezone(UTC)
+
+
 def running_time(start: dt.datetime, end: dt.datetime, pauses: Pauses = NO_PAUSES) -> dt.timedelta:
     """How long a clock runs between ``start`` and ``end``: the time between them minus the pauses."""
+    start, end = _utc(start), _utc(end)
     if end <= start:
         return ZERO
     total = end - start
@@ -239,6 +251,7 @@ def running_time(start: dt.datetime, end: dt.datetime, pauses: Pauses = NO_PAUSE
 
 def deadline(start: dt.datetime, left: dt.timedelta, pauses: Pauses = NO_PAUSES) -> dt.datetime:
     """The moment a clock that shows ``left`` at ``start`` and runs from then reaches zero."""
+    start = _utc(start)
     if left <= ZERO:
         return start
     moment = start
@@ -262,6 +275,7 @@ def pauses_between(
     start: dt.datetime, end: dt.datetime, pauses: Pauses = NO_PAUSES
 ) -> list[tuple[dt.datetime, dt.datetime]]:
     """The pauses within [start, end] (what a browser needs to make a clock tick until its deadline)."""
+    start, end = _utc(start), _utc(end)
     found = []
     for begin, finish in pauses.intervals(start):
         if begin >= end:

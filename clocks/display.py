@@ -55,3 +55,18 @@ def player_clocks(*, game, seats, players: list[dict]) -> list[dict]:
             }
         )
     return result
+
+
+def clock_context(seat, *, now: dt.datetime) -> dict:
+    """For an e-mail to ``seat``'s player: ``time_left`` (their clock's reading now, in words) and ``quiet_days``
+    (weekday numbers). Empty when the seat has no running clock."""
+    if seat is None:
+        return {}
+    from clocks.controls import duration_text
+
+    left = turns.reading_now(seat, now)
+    user = seat.user if seat.user_id else None
+    return {
+        "time_left": duration_text(left) if left is not None else "",
+        "quiet_days": sorted(quiet_weekdays(user.quiet_days)) if user is not None else [],
+    }
