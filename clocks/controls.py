@@ -45,7 +45,8 @@ def time_control_of(game) -> TimeControl:
 
 
 def game_fields(control: TimeControl) -> dict:
-    """The ``Game`` fields that store ``control``. A per-move limit is stored in whole hours."""
+    """The ``Game`` fields that store ``control``. A per-move limit is stored in whole hours
+    (``InvalidTimeControl`` otherwise)."""
     fields = {
         "clock": str(control.kind),
         "time_limit_hours": 0,
@@ -54,6 +55,8 @@ def game_fields(control: TimeControl) -> dict:
         "bank_cap": None,
     }
     if control.kind == ClockKind.PER_MOVE:
+        if control.per_move_limit % HOUR:
+            raise InvalidTimeControl("a per-move limit is a whole number of hours")
         fields["time_limit_hours"] = int(control.per_move_limit / HOUR)
     elif control.kind == ClockKind.BANK:
         fields.update(

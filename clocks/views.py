@@ -16,7 +16,8 @@ from clocks.forms import QuietDaysForm
 @login_required
 @require_http_methods(["GET", "POST"])
 def quiet_days(request: HttpRequest) -> HttpResponse:
-    form = QuietDaysForm(request.POST or None, user=request.user)
+    # Not ``request.POST or None``: unticking every day posts nothing, and that is a choice too.
+    form = QuietDaysForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST":
         if form.is_valid():
             services.set_quiet_days(user=request.user, weekdays=form.cleaned_data["days"])

@@ -90,6 +90,7 @@ class MyGamesView(ApiView):
             players=data["players"],
             options=data["options"],
             time_limit_hours=data["time_limit_hours"],
+            time_control=data.get("time_control"),
             visibility=data["visibility"],
             bots=data["bots"],
         )

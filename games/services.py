@@ -32,7 +32,7 @@ from django.db.models import JSONField, OuterRef, Subquery
 from django.utils import timezone
 
 from clocks import turns as clock_turns
-from clocks.arithmetic import TimeControl
+from clocks.arithmetic import InvalidTimeControl, TimeControl
 from clocks.controls import game_fields
 from games import signals
 from games.engines import ENGINE_MODULES, get_engine
@@ -430,7 +430,11 @@ def create_game(
         raise BadInput()
     if time_control is not None and not isinstance(time_control, TimeControl):
         raise BadInput()
-    clock = game_fields(time_control) if time_control is not None else {
+    try:
+        clock = game_fields(time_control) if time_control is not None else None
+    except InvalidTimeControl:
+        raise BadInput() from None
+    clock = clock or {
         "time_limit_hours": time_limit_hours, "clock": "move" if time_limit_hours else "none"
     }
     try:
