@@ -217,7 +217,7 @@ def _may_send_again(seat, notice) -> bool:
 
 def _platform_news(game, recipients, notices) -> list[dict]:
     """Timeouts and drop-outs since the earliest recipient's last move (public to the whole table)."""
-    if not recipients or not game.time_limit_hours:
+    if not recipients or not game.time_control.is_timed:
         return []  # only a deadline makes a seat time out (and drop out): without one, nothing to look up
     since = min((notices[s.number].version_mark if s.number in notices else 0) for s in recipients)
     return list(
