@@ -88,10 +88,19 @@ def describe(control: TimeControl) -> str:
         return _("%(limit)s per move") % {"limit": duration_text(control.per_move_limit)}
     if control.kind == ClockKind.BANK:
         if control.bank_increment:
-            return _("Time bank: %(initial)s, + %(increment)s after each move, up to %(cap)s") % {
-                "initial": duration_text(control.bank_initial),
-                "increment": duration_text(control.bank_increment),
-                "cap": duration_text(control.bank_cap),
-            }
-        return _("Time bank: %(initial)s for the whole game") % {"initial": duration_text(control.bank_initial)}
+            return _("Time bank: %(initial)s, + %(increment)s after each move, up to %(cap)s") % _bank_words(control)
+        return _("Time bank: %(initial)s for the whole game") % _bank_words(control)
     return _("No time limit")
+
+
+def describe_bank(control: TimeControl) -> str:
+    """A bank's figures alone (the create form's presets): "3 days, + 1 day after each move, up to 7 days"."""
+    return _("%(initial)s, + %(increment)s after each move, up to %(cap)s") % _bank_words(control)
+
+
+def _bank_words(control: TimeControl) -> dict[str, str]:
+    return {
+        "initial": duration_text(control.bank_initial),
+        "increment": duration_text(control.bank_increment),
+        "cap": duration_text(control.bank_cap),
+    }

@@ -87,10 +87,10 @@ class TimeControlFields(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        from clocks.controls import describe
+        from clocks.controls import describe_bank
 
         self.fields["bank_preset"].choices = [
-            *((key, f"{label}: {describe(control)}") for key, (label, control) in BANK_PRESETS.items()),
+            *((key, f"{label}: {describe_bank(control)}") for key, (label, control) in BANK_PRESETS.items()),
             (CUSTOM, _("Custom: the hours below")),
         ]
 

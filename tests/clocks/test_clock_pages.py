@@ -118,7 +118,7 @@ def test_the_create_form_offers_the_controls_and_presets(players, client):
     page = client.get(reverse("game-create")).content.decode()
     for value in ("move", "bank", "none"):
         assert f'name="clock" value="{value}"' in page
-    assert "Standard: Time bank: 3 days, + 1 day after each move, up to 7 days" in page
+    assert "Standard: 3 days, + 1 day after each move, up to 7 days" in page
     assert 'name="bank_cap_hours"' in page
 
 
