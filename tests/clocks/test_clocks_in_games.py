@@ -307,3 +307,35 @@ def test_a_time_zone_change_applies_to_quiet_days_from_then_on(players, client):
     assert seat.deadline_at == dt.datetime(2030, 3, 3, 21, 0, tzinfo=dt.UTC)
     pauses = Pauses(frozenset({SUN}), zoneinfo.ZoneInfo("Pacific/Auckland"))
     assert seat.deadline_at == deadline(later, 31 * HOUR, pauses)
+
+
+# Games from before time controls ------------------------------------------------------------------------------
+
+
+def test_the_migration_keeps_running_turns_deadlines_and_makes_games_without_a_limit_untimed(players):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0005_i21_time_controls")
+    with at(FRIDAY):
+        timed = start_game("mamma-mia", players[:2], time_limit_hours=24)
+        untimed = start_game("mamma-mia", players[1:3])
+    seat, _ = awaited_human(timed)
+    # As such a turn was stored before clocks: a deadline (moved by the player's absence), no reading.
+    Seat.objects.filter(pk=seat.pk).update(
+        clock_left=None, clock_read_at=None, turn_clock=None, deadline_at=FRIDAY + 24 * HOUR + 2 * DAY
+    )
+    seat.user.away_until = FRIDAY + 5 * HOUR + 2 * DAY
+    seat.user.save()
+    type(untimed).objects.filter(pk=untimed.pk).update(clock=ClockKind.PER_MOVE)
+    with at(FRIDAY + 5 * HOUR):
+        migration.existing_games_keep_their_limit(apps, None)
+        seat.refresh_from_db()
+        untimed.refresh_from_db()
+        assert untimed.clock == ClockKind.NONE
+        assert seat.clock_left == 19 * HOUR and seat.clock_read_at == FRIDAY + 5 * HOUR and seat.turn_clock == DAY
+        # Re-reading the clock (the player comes back) keeps the deadline the turn had.
+        set_away(user=seat.user, until=seat.user.away_until)
+    seat.refresh_from_db()
+    assert seat.deadline_at == FRIDAY + 24 * HOUR + 2 * DAY
