@@ -37,7 +37,7 @@ def seat_clock(seat, control: TimeControl) -> dict | None:
 
 
 def player_clocks(*, game, seats, players: list[dict]) -> list[dict]:
-    """``players`` (``games.selectors.player_dicts`` of ``seats``) with each one's ``clock`` and ``quiet_days``
+    """``players`` (``games.play.selectors.player_dicts`` of ``seats``) with each one's ``clock`` and ``quiet_days``
     (weekday numbers, in that player's ``time_zone``)."""
     control = game.time_control
     by_number = {seat.number: seat for seat in seats}

@@ -1,4 +1,4 @@
-"""Seats' clocks as turns begin and end: what ``games.services`` calls when it sets the awaited seats.
+"""Seats' clocks as turns begin and end: what ``games.tables.update_awaited`` calls when it sets the awaited seats.
 
 These functions change ``Seat`` instances only (the caller writes them, with ``CLOCK_FIELDS``, in the move's
 own UPDATE): no query, as long as the seats come with their users (``select_related("user")``), which the

@@ -12,7 +12,7 @@ several stages are due at once, only the most urgent one goes. No reminders
 while the clock stands still (a quiet day, an absence), or if the player turned
 reminders off.
 
-When the time is up, ``games.services.play_timeout_move`` plays the bot's move
+When the time is up, ``games.play.services.play_timeout_move`` plays the bot's move
 for the seat (it records the timeout, tells everyone, and hands the seat to the
 bot after the third). Bot seats that have been awaited for a while (a lost bot
 task) are played here as well: games never stall.
@@ -119,7 +119,7 @@ def _send_reminders(now) -> int:
 
 
 def _play_timeouts(now) -> int:
-    from games.services import play_timeout_move
+    from games.play.services import play_timeout_move
 
     overdue = list(
         _awaited_with_deadline()
@@ -145,7 +145,7 @@ def _play_timeouts(now) -> int:
 def _unstall_bots(now) -> int:
     """Bot seats awaited for too long (their task was lost): play them here."""
     from games.models import GameStatus, Seat
-    from games.services import play_bot_turns
+    from games.play.services import play_bot_turns
 
     stalled = (
         Seat.objects.filter(

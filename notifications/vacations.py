@@ -13,8 +13,8 @@ absence is one of the clock's pauses, with the player's quiet days; the two over
 - nothing needs to happen when an absence simply runs out.
 
 Meanwhile ``check_deadlines`` sends no reminders to an absent player and plays no timeout for them, and
-opponents see "away" (``User.is_away()``, used by ``games.selectors.player_dicts``). An absence lasts at
-most ``MAX_ABSENCE`` from the moment it is declared.
+opponents see "away" (``User.is_away()``, used by ``games.play.selectors.player_dicts``). An absence lasts at
+most ``MAX_ABSENCE`` from the moment it is declared. Locking: see ``clocks.services``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import time_machine
 
 from clocks.arithmetic import DAY, HOUR, ClockKind, Pauses, TimeControl, deadline, quiet_mask
 from clocks.services import set_quiet_days
-from games import services
+from games.play import services
 from games.models import MadeBy, Move, Seat
 from notifications.deadlines import check_deadlines
 from notifications.models import DeadlineReminder, OutboxEmail
