@@ -11,8 +11,8 @@ import time_machine
 
 from clocks.arithmetic import DAY, HOUR, ClockKind, Pauses, TimeControl, deadline, quiet_mask
 from clocks.services import set_quiet_days
-from games.play import services
 from games.models import MadeBy, Move, Seat
+from games.play import services
 from notifications.deadlines import check_deadlines
 from notifications.models import DeadlineReminder, OutboxEmail
 from notifications.vacations import set_away
