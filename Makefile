@@ -29,7 +29,7 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(DEVSERVICES) $(BIN)/python -m mammamia.run
 
 test: $(STAMP)
-	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} DJANGO_SETTINGS_MODULE=tests.settings $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks: embedded PostgreSQL and Redis of their own under var/bench (or DATABASE_URL's server,
 # database <name>_bench, and CELERY_BROKER_URL). Bounded: about 6-10 minutes. BENCH_ARGS, e.g. --quick.

@@ -8,7 +8,8 @@ gunicorn as in production and measures, in this order:
 1. engines (a separate process on one CPU);
 2. the ceilings: PostgreSQL (pgbench) and the framework (a bare Django view);
 3. moves over HTTP: closed loop (N = 1, 8, 32, 128) and open loop (fixed load);
-4. growth (queries and time vs game length and history size);
+4. growth (queries and time vs game length and history size), and of the leaderboard and the profile
+   with 100 vs 100,000 rated players (100 vs 1,000,000 rated games: ``bench.ratings``);
 5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher).
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
@@ -45,7 +46,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["engines", "ceilings", "closed", "open", "growth", "fanout"])
+                        choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # The README's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -242,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench import ceilings, fanout, growth, report, seed
     from bench import engines as _engines  # noqa: F401 - imported for its module docstring in the report
+    from bench import ratings as ratings_bench
 
     call_command("migrate", "--noinput", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
@@ -365,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
             log("growth ...")
             with Phase(results, "growth"):
                 results["growth"] = growth.run(repeat=5 if args.quick else 11, log=log)
+
+        if wants(args, "ratings"):
+            log("ratings growth (100 vs 100,000 players) ...")
+            with Phase(results, "ratings"):
+                results["ratings"] = ratings_bench.run(repeat=5 if args.quick else 11, log=log, quick=args.quick)
 
         if wants(args, "fanout"):
             log(f"fan-out, {args.emails} e-mails ...")

@@ -134,6 +134,16 @@ def targets(results: dict) -> list[dict]:
             add(f"{label}: 10 vs 10,000 finished games", "same within noise",
                 f"{small['queries']} vs {big['queries']} queries, {_best(small)} vs {_best(big)} ms "
                 f"(SQL {small.get('sql_ms')} vs {big.get('sql_ms')} ms)", _same_within_noise(small, big))
+    ratings = results.get("ratings")
+    if ratings and "large" in ratings:
+        for key, label in (("leaderboard_top", "leaderboard, top page"),
+                           ("leaderboard_middle", "leaderboard, middle page"),
+                           ("leaderboard_last", "leaderboard, last page"), ("profile", "profile (ratings and chart)")):
+            small, big = ratings["small"][key], ratings["large"][key]
+            add(f"{label}: {ratings['small']['players']:,} vs {ratings['large']['players']:,} rated players",
+                "same within noise",
+                f"{small['queries']} vs {big['queries']} queries, {_best(small)} vs {_best(big)} ms "
+                f"(SQL {small.get('sql_ms')} vs {big.get('sql_ms')} ms)", _same_within_noise(small, big))
     engines = results.get("engines")
     if engines:
         for row in engines:
@@ -359,6 +369,31 @@ def markdown(results: dict) -> str:
                 out.append(f"| {name} | {int(count):,} | {r['queries']} | {r['median_ms']} | {_fmt(r.get('min_ms'))} "
                            f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
         out.append("")
+    ratings = results.get("ratings")
+    if ratings and "large" in ratings:
+        small, large = ratings["small"], ratings["large"]
+        out += [
+            "## Ratings growth",
+            "",
+            "`bench/ratings.py`: the same method as the growth tables, on finished rated two-seat games and ratings "
+            "seeded by SQL (drawn numbers, not OpenSkill replays; every player active), `VACUUM (ANALYZE)` after "
+            f"each seeding. First {small['players']:,} players and {small['games']:,} rated games, then "
+            f"{large['players']:,} players and {large['games']:,} rated games ({large.get('rating_changes', 0):,} "
+            f"rating changes; leaderboard index {large.get('leaderboard_index_size')}). The profile is of a player "
+            f"with {small['star_games']:,} then {large['star_games']:,} rated games.",
+            "",
+            "| page | players | rated games | queries | median ms | fastest ms | Django CPU ms | SQL ms |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for key, name in (("leaderboard_top", "leaderboard, top"), ("leaderboard_middle", "leaderboard, middle page"),
+                          ("leaderboard_last", "leaderboard, last page"),
+                          ("api_leaderboard_middle", "API leaderboard, middle page"), ("profile", "profile")):
+            for data in (small, large):
+                r = data[key]
+                out.append(f"| {name} | {data['players']:,} | {data['games']:,} | {r['queries']} | {r['median_ms']} "
+                           f"| {_fmt(r.get('min_ms'))} | {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
+        out += ["", f"Plan of the middle page's query at {large['players']:,} players:", "", "```",
+                large.get("plan_middle", ""), "```", ""]
     fanout = results.get("fanout")
     if fanout:
         f = fanout

@@ -100,6 +100,7 @@ class MyGamesView(ApiView):
             time_control=data.get("time_control"),
             visibility=data["visibility"],
             bots=data["bots"],
+            rated=data["rated"],
         )
         return Response(GameSummarySerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED)
 

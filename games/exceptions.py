@@ -21,6 +21,20 @@ class GameError(Exception):
         return _("That is not possible.")
 
 
+class ReplayUnavailable(GameError):
+    """A finished game whose recorded moves no longer replay: it was played under an earlier reading of
+    the rules (the engine refuses a move it accepted then)."""
+
+    code = "replay_unavailable"
+    status = 409
+
+    def default_message(self) -> str:
+        return _(
+            "This game was played under an earlier reading of the rules, so its replay cannot be rebuilt. "
+            "Its result and final hands stand."
+        )
+
+
 class StaleVersion(GameError):
     code = "stale"
     status = 409

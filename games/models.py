@@ -113,6 +113,8 @@ class Game(models.Model):
     bank_initial = models.DurationField(_("initial time bank"), null=True, blank=True)
     bank_increment = models.DurationField(_("time added after each move"), null=True, blank=True)
     bank_cap = models.DurationField(_("largest time bank"), null=True, blank=True)
+    # Chosen at creation (issue 22): counts for the players' ratings. Never with bots.
+    rated = models.BooleanField(_("rated"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_games"

@@ -66,6 +66,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "visibility",
             "time_limit_hours",
             "time_control",
+            "rated",
             "version",
             "seed_sha256",
             "seed",
@@ -127,6 +128,7 @@ class CreateGameSerializer(serializers.Serializer):
     )
     visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
     bots = serializers.IntegerField(min_value=0, max_value=8, default=0)
+    rated = serializers.BooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
 
 
     def validate_time_control(self, value) -> TimeControl:

@@ -21,9 +21,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clocks.display import player_clocks
+from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError
+from games.exceptions import BadInput, GameError, ReplayUnavailable
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -81,6 +82,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 time_control=data["time_control"],
                 visibility=data["visibility"],
                 bots=data["bots"],
+                rated=data["rated"],
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -215,7 +217,9 @@ def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | 
 
 def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
     game = access.game
-    players = player_clocks(game=game, seats=access.seats, players=play_selectors.player_dicts(access.seats))
+    players = play_selectors.player_dicts(access.seats)
+    add_ratings_to_players(players, engine_slug=game.engine_slug)  # part of the board's cache key
+    players = player_clocks(game=game, seats=access.seats, players=players)
     seat_number = access.seat_number
     context = {
         "game": game,
@@ -412,7 +416,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         as_seat = 0
     as_seat = max(0, min(as_seat, game.players - 1))
-    state, last_move, total = history_services.replay_step(game, step)
+    try:
+        state, last_move, total = history_services.replay_step(game, step)
+    except ReplayUnavailable as exc:
+        messages.error(request, exc.message)
+        return redirect("game", game.pk)
     step = max(0, min(step, total))
     ui = _ui(game.engine_slug)
     engine = game.engine

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
     "clocks",
+    "competition",
 ]
 
 MIDDLEWARE = [
@@ -220,6 +221,8 @@ CELERY_BEAT_SCHEDULE = {
     "check-deadlines": {"task": "notifications.tasks.check_deadlines", "schedule": 60.0},
     # Daily digests go at 08:00 in each user's zone; zones differ by quarter hours.
     "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
+    # Leagues whose sign-ups have closed get their games (competition.leagues.start_league).
+    "start-leagues": {"task": "competition.tasks.start_due_leagues", "schedule": 60.0},
 }
 
 # Games.

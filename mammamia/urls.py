@@ -14,6 +14,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("notifications.urls")),
     path("", include("clocks.urls")),
+    path("", include("competition.urls")),
+    path("api/", include("competition.api_urls")),
     path("api/", include("games.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),

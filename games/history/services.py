@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
     GameNotActive,
+    ReplayUnavailable,
 )
 from games.models import (
     Game,
@@ -61,7 +62,10 @@ def replay_step(game: Game, step: int) -> tuple[dict, Move | None, int]:
     state = initial_state(game)
     last = None
     for move in Move.objects.filter(game=game, sequence__lte=step).order_by("sequence").iterator():
-        state = engine.play(state, move.seat_number, move.move)
+        try:
+            state = engine.play(state, move.seat_number, move.move)
+        except EngineIllegalMove as refused:
+            raise ReplayUnavailable() from refused
         last = move
     return state, last, total
 

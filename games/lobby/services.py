@@ -77,12 +77,15 @@ def create_game(
     time_control: TimeControl | None = None,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
+    rated: bool = True,
     allow_stacked_deal: bool = False,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
     ``time_control`` (``clocks.arithmetic.TimeControl``) wins over ``time_limit_hours`` (a per-move limit, 0:
-    none). ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
+    none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
+
+    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
     if engine_slug not in engine_slugs():
         raise BadInput()
@@ -120,6 +123,7 @@ def create_game(
         seed_sha256=seed_sha256(seed),
         visibility=visibility,
         **clock,
+        rated=bool(rated) and bots == 0,
         created_by=user,
     )
     GameState.objects.create(game=game, seed=str(seed))

@@ -19,6 +19,7 @@ import json
 import random
 import re
 import uuid
+from html.parser import HTMLParser
 
 import pytest
 import time_machine
@@ -31,6 +32,7 @@ from games import tables
 from games.engines import get_engine as game_engine
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
 from games.play import services as play_services
+from marumiere.engine import SIZE_DECIMALS
 
 POISON = "LEAKED-BY-A-PAGE"
 
@@ -99,6 +101,98 @@ def konamon_tokens(state, view, seat):
 
 def marumiere_faces_shown(view) -> int:
     return sum(1 for row in view.get("rows", []) for card in row if "number" in card)
+
+
+# Marumiere backs: a text meant for people states a size no more precisely than the view gives it -------
+
+# The word before a back's size in each language's card label ("red heart, size 4.9").
+SIZE_WORDS = ("size", "taille", "大きさ", "大小")
+SIZE_PHRASE = re.compile(rf"(?:{'|'.join(SIZE_WORDS)})\s*(\d+(?:[.,]\d+)?)")
+DECIMAL_NUMBER = re.compile(r"(?<![\w.,])\d+[.,](\d+)(?![\w.,])")
+
+
+class PeoplesText(HTMLParser):
+    """The text of a page meant for people: its text (SVG titles, i.e. tooltips, included) and the
+    attributes read out or shown (aria-label, title, alt, placeholder); not scripts, styles or the
+    drawing's coordinates."""
+
+    READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in ("script", "style"):
+            self.skipping += 1
+        self.parts += [value for name, value in attrs if name in self.READ_ATTRIBUTES and value]
+
+    def handle_endtag(self, tag) -> None:
+        if tag in ("script", "style") and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def peoples_text(html: str) -> str:
+    parser = PeoplesText()
+    parser.feed(html)
+    return "\n".join(parser.parts)
+
+
+def view_sizes(view) -> set[str]:
+    """Every back's size in a Marumiere view, as text: rows, pile tops, the trick."""
+    sizes = [card["size"] for row in view.get("rows") or [] for card in row]
+    sizes += [pile["top"]["size"] for pile in view.get("piles") or []]
+    sizes += [card["size"] for card in view.get("trick") or [] if "size" in card]
+    return {str(size) for size in sizes}
+
+
+def overprecise_sizes(text: str, sizes: set[str], *, decimals: int) -> list[str]:
+    """What in ``text`` states a size more precisely than the view: a size phrase whose number is not
+    one of the view's ``sizes``, or any number with more ``decimals`` than the view's sizes have."""
+    stated = [number for number in SIZE_PHRASE.findall(text) if number.replace(",", ".") not in sizes]
+    return stated + [match[0] for match in DECIMAL_NUMBER.finditer(text) if len(match[1]) > decimals]
+
+
+def decimals_of(sizes: set[str]) -> int:
+    return max((len(size.partition(".")[2]) for size in sizes), default=0)
+
+
+def test_the_size_check_catches_sizes_finer_than_the_view():
+    sizes = {"4.9", "6.8"}
+    assert decimals_of(sizes) == 1 and decimals_of({"6.75", "5.0"}) == 2
+    assert overprecise_sizes("red heart, size 4.9 · 赤のハート、大きさ 6.8", sizes, decimals=1) == []
+    label = '<svg aria-label="red heart, size 4.87"></svg>'
+    assert overprecise_sizes(peoples_text(label), sizes, decimals=1) == ["4.87", "4.87"]
+    assert overprecise_sizes(peoples_text("<title>cœur rouge, taille 6,81</title>"), sizes, decimals=1) == [
+        "6,81",
+        "6,81",
+    ]
+    assert overprecise_sizes("size 5.1", sizes, decimals=1) == ["5.1"], "a size the view does not give"
+    drawing = '<path d="M0.1234,1.5678" transform="scale(0.123456)"/>'
+    assert overprecise_sizes(peoples_text(drawing), sizes, decimals=1) == [], "coordinates are not text"
+
+
+def check_marumiere_sizes(pages: dict[str, str], view, seat) -> None:
+    sizes = view_sizes(view)
+    for name in ("page", "partial", "log", "lobby"):
+        found = overprecise_sizes(peoples_text(pages[name]), sizes, decimals=decimals_of(sizes))
+        assert not found, (seat, name, found[:5])
+    assert SIZE_PHRASE.search(peoples_text(pages["page"])), "no size stated on the page: the check is vacuous"
+
+
+def check_marumiere_emails(messages) -> None:
+    """E-mails show no view: they may state no size at all, nor any number finer than a view's sizes."""
+    assert messages, "no e-mail was sent: the check is vacuous"
+    for message in messages:
+        texts = [message.subject, message.body] + [content for content, _type in getattr(message, "alternatives", [])]
+        for text in texts:
+            found = overprecise_sizes(peoples_text(text), set(), decimals=SIZE_DECIMALS)
+            assert not found, (message.subject, found[:5])
 
 
 def hidden_number_tokens(state, view, seat):
@@ -175,6 +269,7 @@ def check_viewer(client, game, slug, seat, user):
         shown = marumiere_faces_shown(row.view)
         drawn = len(re.findall(r'class="mr-card__num"', pages["page"]))
         assert drawn <= shown, f"marumiere seat {seat}: {drawn} faces drawn, the view gives {shown}"
+        check_marumiere_sizes(pages, row.view, seat)
     return pages
 
 
@@ -225,11 +320,17 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", LEAK_SLUGS)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch):
+def test_no_page_shows_a_hidden_card(
+    slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch, mailoutbox
+):
     rng = random.Random(f"{slug}{seed}")
     options = {"memory": rng.choice(["strict", "open"])} if slug == "mamma-mia" else {}
     if slug == "marumiere":
         options = {"variant": rng.choice(["standard", "nobody", "self"])}
+        # Pages, labels and e-mails in three languages: each states sizes in its own words.
+        for user, language in zip(players[:3], ("en", "ja", "fr"), strict=True):
+            user.language = language
+            user.save(update_fields=["language"])
     if slug == "hidden-number":
         options = {"top": 100}
     with django_capture_on_commit_callbacks(execute=True):
@@ -264,6 +365,8 @@ def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture
             )
     assert checkpoints >= 3
     assert hidden_seen, "no checkpoint had anything hidden: the token check was vacuous"
+    if slug == "marumiere":
+        check_marumiere_emails(mailoutbox)
     # After the end everything may be seen; the pages still render for everyone.
     game.refresh_from_db()
     if game.status == GameStatus.FINISHED:
