@@ -59,7 +59,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 check: $(STAMP)
-	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \
+	DEBUG=0 CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
 
 messages: $(STAMP)

@@ -13,3 +13,9 @@ from games.models import Game
 def game_finished(sender, game: Game, **kwargs) -> None:
     ratings.record_game(game=game)
     leagues.game_over(game=game)
+
+
+@receiver(signals.game_abandoned, sender=Game, dispatch_uid="competition.game_abandoned")
+def game_abandoned(sender, game: Game, **kwargs) -> None:
+    """No rating moves (an abandoned game has no result), but its league may now be over."""
+    leagues.game_over(game=game)

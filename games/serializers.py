@@ -28,6 +28,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "is_bot",
             "colour",
             "dropped_out",
+            "resigned_at",
             "awaited",
             "awaited_since",
             "deadline_at",
@@ -98,10 +99,14 @@ class MyGameSerializer(serializers.Serializer):
 
     my_seat = serializers.IntegerField(source="number", allow_null=True)
     my_move = serializers.SerializerMethodField(help_text="Whether the game awaits my move.")
+    chat_unread = serializers.SerializerMethodField(help_text="Chat messages written since I last read the chat.")
     game = serializers.SerializerMethodField()
 
     def get_my_move(self, seat) -> bool:
         return bool(seat.awaited and not seat.is_bot)
+
+    def get_chat_unread(self, seat) -> int:
+        return self.context.get("chat_unread", {}).get(seat.game_id, 0)
 
     def get_game(self, seat) -> dict:
         return GameSummarySerializer(seat.game, context=self.context).data

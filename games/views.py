@@ -64,7 +64,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     sections = play_selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
-    return render(request, "games/my_games.html", {"sections": sections})
+    from together.page import my_games_context
+
+    return render(request, "games/my_games.html", {"sections": sections, **my_games_context(request.user, sections)})
 
 
 @login_required
@@ -99,6 +101,9 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
+    from trust.invites import note_use
+
+    note_use(token)
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
     invited.pop(str(game_id), None)
     invited[str(game_id)] = token
@@ -193,7 +198,9 @@ def _platform_event_text(event: GameEvent) -> str:
         return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
     if kind == GameEvent.Kind.CANCELLED:
         return _("The game was cancelled.")
-    return kind
+    from together.texts import platform_event_text
+
+    return platform_event_text(kind, name) or kind
 
 
 def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
@@ -240,17 +247,20 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
                 "free_seats": game.players - len(access.seats),
                 "may_join": request.user.is_authenticated and not seated,
                 "invite_form": InviteForm() if seated else None,
-                "invite_url": request.build_absolute_uri(
-                    reverse("game-invite-link", args=[lobby_services.invite_token(game)])
-                )
-                if seated
-                else None,
+                "invite_links": _invite_links(request, game) if seated else [],
                 "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
             }
         )
         return context
     if game.status == GameStatus.CANCELLED:
         return context
+    # Chat, notes, resign, call off and rematch (issue 17): read for this viewer, outside the cached board.
+    from together.page import table_context
+
+    context.update(table_context(user=request.user, access=access))
+    context["page_token"] = play_selectors.page_token(
+        game=game, seats=access.seats, activity=context["activity_stamp"]
+    )
     shows_moves = access.seat is not None and not access.seat.is_bot
 
     def build_board() -> game_board.BoardParts:
@@ -296,6 +306,12 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
     if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context
+
+
+def _invite_links(request: HttpRequest, game) -> list[dict]:
+    from trust.invites import link_url, links_for
+
+    return [{"link": link, "url": link_url(request, link)} for link in links_for(game)]
 
 
 def _option_labels(game) -> list[tuple[str, str]]:
@@ -448,4 +464,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
     context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
+    from together.page import replay_chat
+
+    context["chat_lines"] = replay_chat(access=access, user=request.user, step=step, total=total, last_move=last_move)
     return render(request, "games/replay.html", context)

@@ -112,7 +112,9 @@ def check_snapshot(game: Game) -> SnapshotReport:
             problems.append(f"stored view of {viewer_key(number)} differs")
         elif row.log_size != len(log) or row.log_tail != log_tail(log):
             problems.append(f"stored log tail of {viewer_key(number)} differs")
-    waiting = set() if engine.is_over(state) else set(engine.waiting_for(state))
+    # An abandoned game (issue 17) awaits nobody, whatever the engine still waits for.
+    over = engine.is_over(state) or game.status == GameStatus.ABANDONED
+    waiting = set() if over else set(engine.waiting_for(state))
     awaited = set(Seat.objects.filter(game=game, awaited=True).values_list("number", flat=True))
     if waiting != awaited:
         problems.append(f"awaited seats {sorted(awaited)} but the engine waits for {sorted(waiting)}")

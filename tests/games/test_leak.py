@@ -6,11 +6,14 @@ Three layers, for each engine:
    tests prove views are need-to-know; this proves the pages only use views), and no response for
    that viewer may show them: Mamma Mia! recipes by id and by their card label, Konamon! action cards
    by number label, Marumiere faces (no face number drawn beyond those the view gives).
+   The live-update events of the game (``live.publish``) carry ids, versions and the partial's token only.
 2. Positive controls: the viewer's own hand does appear, so the token checks are not vacuous.
 3. Isolation: with every OTHER seat's SeatView and the full GameState replaced by poison, the viewer's
    responses are byte-for-byte the same — rendering has no path to anyone else's cards. The whole log
    (log page, API) is derived from the state through the engine's view of the asking viewer alone: that
    one call still gets the real state, and it may be made for this viewer only.
+4. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
+   API, My games); the table chat, which the platform adds nothing to, reaches every viewer.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from games.engines import get_engine as game_engine
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
 from games.play import services as play_services
 from marumiere.engine import SIZE_DECIMALS
+from together import services as together
+from together.rules import notes_allowed
 
 POISON = "LEAKED-BY-A-PAGE"
 
@@ -220,14 +225,18 @@ def normalise(text: str) -> str:
     return re.sub(r'"csrfToken": "[^"]+"', "", text)
 
 
-def responses_for(client, game) -> dict[str, str]:
+def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
     urls = {
         "page": reverse("game", args=[game.pk]),
         "partial": reverse("game-table", args=[game.pk]) + "?v=stale",
         "log": reverse("game-log", args=[game.pk]),
         "api": reverse("api-game", args=[game.pk]),
         "lobby": reverse("lobby"),
+        "chat": reverse("api-game-chat", args=[game.pk]),
+        "my_games": reverse("my-games") if seated else reverse("lobby"),
     }
+    if seated:
+        urls["note"] = reverse("api-game-note", args=[game.pk])
     result = {}
     for name, url in urls.items():
         response = client.get(url)
@@ -236,6 +245,27 @@ def responses_for(client, game) -> dict[str, str]:
     if game.status == GameStatus.ACTIVE:
         assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
     return result
+
+
+def note_marker(game, seat_number) -> str:
+    return f"PRIVATE-NOTE-{game.pk}-{seat_number}"
+
+
+def chat_marker(game) -> str:
+    return f"TABLE-CHAT-{game.pk}"
+
+
+def write_notes_and_chat(game):
+    """Every seated player writes a private note (where the rules allow one); the first also chats."""
+    for seat in Seat.objects.filter(game=game, is_bot=False).select_related("user").order_by("number"):
+        if notes_allowed(engine_slug=game.engine_slug, options=game.options):
+            together.save_note(user=seat.user, game_id=game.pk, text=note_marker(game, seat.number))
+        if seat.number == 0 or not Seat.objects.filter(game=game, number=0, is_bot=False).exists():
+            together.post_chat_message(user=seat.user, game_id=game.pk, text=chat_marker(game))
+    # Read by all: the unread marker would otherwise differ between the first and the isolated rendering.
+    latest = together.ChatMessage.objects.filter(game=game).latest("id").pk
+    for seat in Seat.objects.filter(game=game, is_bot=False):
+        together.mark_chat_read(seat=seat, upto=latest)
 
 
 def viewers(game):
@@ -255,9 +285,15 @@ def check_viewer(client, game, slug, seat, user):
     view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
     with time_machine.travel(game.started_at, tick=False):
-        pages = responses_for(client, game)
+        pages = responses_for(client, game, seated=user is not None)
     everything = "\n".join(pages.values())
     assert POISON not in everything
+    # Private notes (issue 17): only their author ever gets them; the table chat reaches every viewer.
+    others_notes = [note_marker(game, n) for n in range(game.players) if n != seat]
+    assert not [marker for marker in others_notes if marker in everything], f"seat {seat} sees another's note"
+    if seat is not None and notes_allowed(engine_slug=game.engine_slug, options=game.options):
+        assert note_marker(game, seat) in pages["page"] and note_marker(game, seat) in pages["note"]
+    assert chat_marker(game) in pages["page"] and chat_marker(game) in pages["chat"]
     if slug in TOKENS:
         hidden, own = TOKENS[slug](state, view, seat)
         leaked = sorted(token for token in hidden if re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", everything))
@@ -304,7 +340,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         cache.clear()
         with time_machine.travel(game.started_at, tick=False), monkeypatch.context() as patch:
             patch.setattr(engine, "view", view_of_the_real_state)
-            pages_after = responses_for(client, game)
+            pages_after = responses_for(client, game, seated=user is not None)
     finally:
         GameState.objects.filter(pk=state_row.pk).update(state=saved_state)
         for pk, events in chunks:
@@ -315,6 +351,32 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
     assert set(asked_for) == {seat}, f"seat {seat}'s responses computed the views of {sorted(set(asked_for), key=str)}"
     for name in pages_after:
         assert normalise(pages_after[name]) == normalise(pages_before[name]), f"{name} of seat {seat} changed"
+
+
+def record_live_events(monkeypatch) -> list[tuple[str, str, dict]]:
+    """Every live-update event published (live.publish), as it goes to Redis: the real publish still runs."""
+    from live import publish
+
+    published, real = [], publish.publish_now
+
+    def publish_now(events):
+        events = list(events)
+        published.extend(events)
+        real(events)
+
+    monkeypatch.setattr(publish, "publish_now", publish_now)
+    return published
+
+
+def check_live_events(published, game) -> None:
+    """Stream events say which game is at which version (and the partial's token), nothing of any view."""
+    assert published, "the game's moves were announced"
+    for group, name, data in published:
+        assert name in ("game", "user") and group.split(".")[0] == name, (group, name)
+        assert data["game"] == game.pk and isinstance(data["version"], int)
+        assert set(data) <= {"game", "version", "token"}, data
+        if "token" in data:
+            assert re.fullmatch(r"\d+\.(open|active|finished|cancelled)\.\d+", data["token"]), data
 
 
 @pytest.mark.django_db
@@ -333,8 +395,10 @@ def test_no_page_shows_a_hidden_card(
             user.save(update_fields=["language"])
     if slug == "hidden-number":
         options = {"top": 100}
+    published = record_live_events(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(slug, players[: min(3, game_engine(slug).max_players)], options=options)
+    write_notes_and_chat(game)
     checkpoints = hidden_seen = 0
     for step in range(4000):
         game.refresh_from_db()
@@ -365,6 +429,7 @@ def test_no_page_shows_a_hidden_card(
             )
     assert checkpoints >= 3
     assert hidden_seen, "no checkpoint had anything hidden: the token check was vacuous"
+    check_live_events(published, game)
     if slug == "marumiere":
         check_marumiere_emails(mailoutbox)
     # After the end everything may be seen; the pages still render for everyone.
