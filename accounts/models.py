@@ -37,6 +37,9 @@ class User(AbstractUser):
     email_undeliverable_since = models.DateTimeField(_("e-mail undeliverable since"), null=True, blank=True)
     # Vacation: deadlines pause until this moment.
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+    # Weekdays on which this player's clocks do not run, in their time zone: bit 0 Monday ... bit 6 Sunday
+    # (clocks.arithmetic.quiet_weekdays). Changed through clocks.services, which re-reads running clocks.
+    quiet_days = models.PositiveSmallIntegerField(_("quiet days"), default=0)
 
     class Meta:
         verbose_name = _("user")

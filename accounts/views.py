@@ -12,13 +12,19 @@ from django.utils.translation import gettext as _
 from accounts.forms import SettingsForm, time_zone_names
 from accounts.models import User
 from accounts.preferences import remember_language
+from clocks.services import change_clock_settings
 
 
 @login_required
 def settings_view(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        if "time_zone" in form.changed_data:
+            # Quiet days follow the time zone: running clocks are re-read first, so the change counts from now on.
+            change_clock_settings(user=request.user, apply=lambda locked: form.save())
+            user = form.instance
+        else:
+            user = form.save()
         # The new language applies to this very response (the message below) and the next pages.
         translation.activate(user.language)
         request.LANGUAGE_CODE = user.language

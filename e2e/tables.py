@@ -141,6 +141,8 @@ def start_game(players: list[Player], checker: Checker, findings: Findings, mail
     # The creator's waiting room turns into the table by itself (htmx) once the last seat is taken.
     expect(creator.page.locator("#waiting-title")).to_have_count(0, timeout=15_000)
     expect(creator.page.locator(".player-rows")).to_be_visible()
+    # The awaited players' clocks tick in the browser (static/js/clocks.js under the production CSP).
+    expect(creator.page.locator(".player-row.is-awaited [data-clock-text]").first).to_have_text(re.compile(r"\d"))
     for player in players:
         if player.page.url.rstrip("/") != url.rstrip("/"):
             player.page.goto(url)

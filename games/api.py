@@ -7,7 +7,7 @@ messages: 409 stale version / game not open, 403 not seated / not your turn,
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions as drf_exceptions
@@ -80,7 +80,10 @@ class MyGamesView(ApiView):
             )
             .select_related("game", "user")
             .prefetch_related(seats_prefetch())
-            .order_by("-awaited", "awaited_since", "-game__finished_at", "-game_id")
+            # Games awaiting me first, the least time left first (the clock that runs out first).
+            .order_by(
+                "-awaited", F("deadline_at").asc(nulls_last=True), "awaited_since", "-game__finished_at", "-game_id"
+            )
         )
         page = self.paginate_queryset(seats)
         from together.selectors import unread_counts
@@ -98,6 +101,7 @@ class MyGamesView(ApiView):
             players=data["players"],
             options=data["options"],
             time_limit_hours=data["time_limit_hours"],
+            time_control=data.get("time_control"),
             visibility=data["visibility"],
             bots=data["bots"],
             rated=data["rated"],

@@ -47,7 +47,12 @@ BOARD_TEMPLATE = "games/_board.html"
 BOARD_TIMEOUT_SECONDS = 60 * 60
 
 # What renders a board: the games package (views, UIs, engines' data), the templates, the translations.
-_FINGERPRINT_SOURCES = (("games", ("*.py", "*.json")), ("templates", ("*.html",)), ("locale", ("*.mo",)))
+_FINGERPRINT_SOURCES = (
+    ("games", ("*.py", "*.json")),
+    ("clocks", ("*.py",)),  # the players' clocks on the board
+    ("templates", ("*.html",)),
+    ("locale", ("*.mo",)),
+)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clocks.forms import TimeControlFields
 from games.engines import all_engines, get_engine
 from games.models import TimeLimit, Visibility
 from games.ui import get_ui
@@ -28,7 +29,7 @@ def option_value_label(slug: str, option: str, value) -> str:
     return _labels(slug, option)[2].get(value, str(value))
 
 
-class CreateGameForm(forms.Form):
+class CreateGameForm(TimeControlFields, forms.Form):
     engine_slug = forms.ChoiceField(label=_("Game"))
     players = forms.TypedChoiceField(label=_("Number of seats"), coerce=int)
     bots = forms.TypedChoiceField(
@@ -102,6 +103,7 @@ class CreateGameForm(forms.Form):
             chosen = next((v for v in values if str(v) == raw), values[0])
             options[option] = chosen
         data["options"] = options
+        data["time_control"] = self.clean_time_control(data)  # None: time_limit_hours says it
         return data
 
 

@@ -83,6 +83,14 @@ class TimeLimit(models.IntegerChoices):
     D7 = 168, _("7 days")
 
 
+class ClockChoice(models.TextChoices):
+    """The kinds of time control (``clocks.arithmetic.ClockKind``)."""
+
+    PER_MOVE = "move", _("Time per move")
+    BANK = "bank", _("Time bank")
+    NONE = "none", _("No time limit")
+
+
 class MadeBy(models.TextChoices):
     PLAYER = "player", _("player")
     BOT = "bot", _("bot")
@@ -101,6 +109,12 @@ class Game(models.Model):
     time_limit_hours = models.PositiveSmallIntegerField(
         _("time limit per move"), choices=TimeLimit.choices, default=TimeLimit.NONE
     )
+    # The time control (``time_control`` gives it as a ``clocks.arithmetic.TimeControl``): per move uses
+    # time_limit_hours (0: none, as for games created before there were other controls), bank the three below.
+    clock = models.CharField(_("time control"), max_length=8, choices=ClockChoice.choices, default=ClockChoice.PER_MOVE)
+    bank_initial = models.DurationField(_("initial time bank"), null=True, blank=True)
+    bank_increment = models.DurationField(_("time added after each move"), null=True, blank=True)
+    bank_cap = models.DurationField(_("largest time bank"), null=True, blank=True)
     # Chosen at creation (issue 22): counts for the players' ratings. Never with bots.
     rated = models.BooleanField(_("rated"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -140,6 +154,13 @@ class Game(models.Model):
     @property
     def time_limit(self) -> dt.timedelta | None:
         return dt.timedelta(hours=self.time_limit_hours) if self.time_limit_hours else None
+
+    @property
+    def time_control(self):
+        """This game's ``clocks.arithmetic.TimeControl``."""
+        from clocks.controls import time_control_of
+
+        return time_control_of(self)
 
     @property
     def is_open(self) -> bool:
@@ -218,8 +239,15 @@ class Seat(models.Model):
     # Maintained by services.do_play_move from engine.waiting_for.
     awaited = models.BooleanField(_("awaited"), default=False)
     awaited_since = models.DateTimeField(_("awaited since"), null=True, blank=True)
-    # awaited_since + the game's time limit; the deadline code may move it (vacations).
+    # When the seat's clock reaches zero (kept by clocks.turns from the three fields below, the time control
+    # and the player's quiet days and absence): what the time-out check and "My games" order by.
     deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # The seat's clock (clocks.arithmetic): what it showed at clock_read_at while it runs (clock_read_at
+    # NULL: stopped; then, under a bank control, the bank; NULL: the initial bank), and what it showed
+    # when the current turn began (reminders at half of it).
+    clock_left = models.DurationField(_("time left"), null=True, blank=True)
+    clock_read_at = models.DateTimeField(_("clock read at"), null=True, blank=True)
+    turn_clock = models.DurationField(_("time at the start of the turn"), null=True, blank=True)
     # Set when the player opens the game page ("once until I visit").
     last_seen_version = models.PositiveIntegerField(_("last seen version"), default=0)
     last_visited_at = models.DateTimeField(_("last visited"), null=True, blank=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from clocks.arithmetic import InvalidTimeControl, TimeControl
 from games.engines import engine_slugs
 from games.models import Game, Seat, TimeLimit, Visibility
 
@@ -13,6 +14,10 @@ class SeatSerializer(serializers.ModelSerializer):
     seat = serializers.IntegerField(source="number", allow_null=True)
     name = serializers.CharField()
     username = serializers.SerializerMethodField()
+    clock_left = serializers.SerializerMethodField(
+        help_text="Seconds on the seat's clock: a bank between turns, what a running clock showed when it was last "
+        "read (the time left is until deadline_at, less the player's quiet days and absence); null without one."
+    )
 
     class Meta:
         model = Seat
@@ -27,9 +32,13 @@ class SeatSerializer(serializers.ModelSerializer):
             "awaited",
             "awaited_since",
             "deadline_at",
+            "clock_left",
             "final_rank",
             "final_score",
         ]
+
+    def get_clock_left(self, seat) -> int | None:
+        return int(seat.clock_left.total_seconds()) if seat.clock_left is not None else None
 
     def get_username(self, seat) -> str | None:
         return seat.user.username if seat.user_id else None
@@ -41,6 +50,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
     seats = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     seed = serializers.CharField(source="revealed_seed", help_text="The seed, once the game has ended.")
+    time_control = serializers.SerializerMethodField(
+        help_text='{"kind": "move"|"bank"|"none"} with per_move_seconds, or bank_initial_seconds, '
+        "bank_increment_seconds and bank_cap_seconds."
+    )
 
     class Meta:
         model = Game
@@ -53,6 +66,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "options",
             "visibility",
             "time_limit_hours",
+            "time_control",
             "rated",
             "version",
             "seed_sha256",
@@ -64,6 +78,9 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "seats",
             "url",
         ]
+
+    def get_time_control(self, game) -> dict:
+        return game.time_control.as_dict()
 
     def get_seats(self, game) -> list[dict]:
         seats = self.context.get("seats", {}).get(game.pk)
@@ -108,9 +125,24 @@ class CreateGameSerializer(serializers.Serializer):
     players = serializers.IntegerField(min_value=2, max_value=9)
     options = serializers.DictField(required=False, default=dict)
     time_limit_hours = serializers.ChoiceField(choices=TimeLimit.values, default=TimeLimit.NONE)
+    time_control = serializers.JSONField(
+        required=False,
+        help_text='Instead of time_limit_hours: {"kind": "bank", "bank_initial_seconds": 259200, '
+        '"bank_increment_seconds": 86400, "bank_cap_seconds": 604800}, {"kind": "move", "per_move_seconds": n} '
+        'or {"kind": "none"}. A bank: 1 hour to 30 days, + up to 7 days a move, capped at 60 days at most.',
+    )
     visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
     bots = serializers.IntegerField(min_value=0, max_value=8, default=0)
     rated = serializers.BooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
+
+
+    def validate_time_control(self, value) -> TimeControl:
+        from django.utils.translation import gettext as _
+
+        try:
+            return TimeControl.from_dict(value if isinstance(value, dict) else {})
+        except InvalidTimeControl:
+            raise serializers.ValidationError(_("This time control is not one the site offers.")) from None
 
 
 class JoinSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import connection
 
+from clocks import turns as clock_turns
 from games.exceptions import (
     BadInput,
     NotSeated,
@@ -280,22 +281,26 @@ def update_rows(rows: list, fields: list[str]) -> None:
 
 
 def update_awaited(table: Table, waiting: list[int], *, movers: set[int], now) -> list[Seat]:
-    """Set ``awaited`` / ``awaited_since`` / ``deadline_at`` from ``waiting``; the newly awaited seats."""
-    limit = table.game.time_limit
+    """Set ``awaited`` / ``awaited_since`` and each seat's clock (``clocks.turns``) from ``waiting``; the newly
+    awaited seats. Each awaited seat has its own clock, so simultaneous turns charge each player their own."""
+    control = table.game.time_control
     waiting_set = set(waiting)
     newly, changed = [], []
     for seat in table.seats:
         now_awaited = seat.number in waiting_set
         if now_awaited and (not seat.awaited or seat.number in movers):
+            if seat.awaited:  # its turn goes on after its own move: charged, no increment yet
+                clock_turns.stop_turn(seat, control, now, turn_over=False)
             seat.awaited, seat.awaited_since = True, now
-            seat.deadline_at = now + limit if limit else None
+            clock_turns.start_turn(seat, control, now)
             newly.append(seat)
             changed.append(seat)
         elif not now_awaited and seat.awaited:
-            seat.awaited, seat.awaited_since, seat.deadline_at = False, None, None
+            clock_turns.stop_turn(seat, control, now, turn_over=seat.number in movers)
+            seat.awaited, seat.awaited_since = False, None
             changed.append(seat)
     if changed:
-        update_rows(changed, ["awaited", "awaited_since", "deadline_at"])
+        update_rows(changed, ["awaited", "awaited_since", *clock_turns.CLOCK_FIELDS])
     return newly
 
 

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
@@ -80,6 +81,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 players=data["players"],
                 options=data["options"],
                 time_limit_hours=data["time_limit_hours"],
+                time_control=data["time_control"],
                 visibility=data["visibility"],
                 bots=data["bots"],
                 rated=data["rated"],
@@ -224,6 +226,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
     game = access.game
     players = play_selectors.player_dicts(access.seats)
     add_ratings_to_players(players, engine_slug=game.engine_slug)  # part of the board's cache key
+    players = player_clocks(game=game, seats=access.seats, players=players)
     seat_number = access.seat_number
     context = {
         "game": game,

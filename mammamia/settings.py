@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "games",
     *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
+    "clocks",
     "live",
     "competition",
     "trust",

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("notifications.urls")),
+    path("", include("clocks.urls")),
     path("", include("live.urls")),
     path("", include("competition.urls")),
     path("api/", include("competition.api_urls")),

@@ -1,13 +1,15 @@
 """Deadlines, reminders, time-outs and the daily digest (run from Celery beat).
 
-Every awaited seat of a game with a per-move time limit has ``Seat.deadline_at``
-(``awaited_since + limit``, moved by vacations: see ``notifications.vacations``).
+Every awaited seat of a timed game has a running clock and ``Seat.deadline_at``,
+the moment it reaches zero (``clocks``: per move or bank, paused on the player's
+quiet days and absence).
 
-Reminders escalate: when half the time is gone, then when 4 hours and 1 hour
-remain, keeping only the stages that come after half time for that limit (a
-6-hour limit: half time at 3 h left, then 1 h). Each stage is sent at most once
-per turn; if the check runs late and several stages are due at once, only the
-most urgent one goes. No reminders while the player is away, or if they turned
+Reminders escalate on the clock's own time: when half of what it showed at the
+start of the turn is gone, then when 4 hours and 1 hour remain, keeping only the
+stages that come after half time (a 6-hour clock: half time at 3 h left, then
+1 h). Each stage is sent at most once per turn; if the check runs late and
+several stages are due at once, only the most urgent one goes. No reminders
+while the clock stands still (a quiet day, an absence), or if the player turned
 reminders off.
 
 When the time is up, ``games.play.services.play_timeout_move`` plays the bot's move
@@ -28,16 +30,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import NotifyMode
+from clocks import reminders as clock_reminders
+from clocks.arithmetic import reminder_stage
 from notifications.models import DeadlineReminder, OutboxEmail
 from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
 
 logger = logging.getLogger(__name__)
 
-STAGE_REMAINING = {
-    DeadlineReminder.Stage.FOUR_HOURS: dt.timedelta(hours=4),
-    DeadlineReminder.Stage.ONE_HOUR: dt.timedelta(hours=1),
-}
 STALLED_BOT_AFTER = dt.timedelta(minutes=2)
 TIMEOUTS_PER_RUN = 200
 
@@ -48,18 +48,9 @@ DIGEST_LAST_HOUR = 21
 
 
 def due_stage(*, deadline, limit: dt.timedelta, now) -> int | None:
-    """The most urgent reminder stage due now for a turn with this deadline and limit, or None."""
-    remaining = deadline - now
-    if remaining <= dt.timedelta(0) or limit <= dt.timedelta(0):
-        return None
-    half = limit / 2
-    stage = None
-    if remaining <= half:
-        stage = DeadlineReminder.Stage.HALF
-    for candidate, threshold in STAGE_REMAINING.items():
-        if threshold < half and remaining <= threshold:
-            stage = candidate
-    return stage
+    """The most urgent reminder stage due now for a clock that never pauses, with this deadline and limit."""
+    stage = reminder_stage(left=deadline - now, turn_reading=limit)
+    return DeadlineReminder.Stage(stage) if stage is not None else None
 
 
 def check_deadlines(*, now=None) -> dict[str, int]:
@@ -89,9 +80,9 @@ def _send_reminders(now) -> int:
     )
     due = []
     for seat in seats:
-        if seat.user.is_away(now=now) or not wants_reminders(seat.user) or seat.game.time_limit is None:
+        if seat.user.is_away(now=now) or not wants_reminders(seat.user):
             continue
-        stage = due_stage(deadline=seat.deadline_at, limit=seat.game.time_limit, now=now)
+        stage = clock_reminders.due_stage(seat=seat, now=now)
         if stage is not None:
             due.append((seat, stage))
     if not due:

@@ -27,6 +27,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clocks.display import clock_context
 from notifications.models import DeadlineReminder, OutboxEmail
 from notifications.outbox import game_thread_id
 from notifications.texts import awaited_phrase, platform_event_text
@@ -101,11 +102,14 @@ class Shared:
         return self._players[key]
 
     def deadline(self, game, seat_number):
+        seat = self.awaited_seat(game, seat_number)
+        return seat.deadline_at if seat is not None else None
+
+    def awaited_seat(self, game, seat_number):
         seats = self.seats_by_game.get(game.pk)
         if seats is None:
-            return _deadline(game, seat_number)
-        seat = next((s for s in seats if s.number == seat_number and s.awaited), None)
-        return seat.deadline_at if seat is not None else None
+            return _awaited_seat(game, seat_number)
+        return next((s for s in seats if s.number == seat_number and s.awaited), None)
 
     def links(self) -> tuple[str, str]:
         """(settings URL, away URL) in the active language."""
@@ -332,6 +336,9 @@ def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str,
                 others=[p for p in players if seat_number is None or p.get("seat") != seat_number],
                 deadline=shared.deadline(game, seat_number) if seat_number is not None else None,
             )
+            if ctx["deadline"] is not None:
+                # What the reader's clock shows as the e-mail goes out, and their quiet days (clocks).
+                ctx.update(clock_context(shared.awaited_seat(game, seat_number), now=timezone.now()))
         rendered = RENDERERS[row.kind](row, ctx)
         ctx["subject"] = rendered.subject
         text = re.sub(r"\n{3,}", "\n\n", render_to_string(f"notifications/email/{rendered.template}.txt", ctx))
@@ -339,14 +346,12 @@ def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str,
     return rendered.subject, text, html_body
 
 
-def _deadline(game, seat_number):
+def _awaited_seat(game, seat_number):
     if seat_number is None:
         return None
     from games.models import Seat
 
-    return (
-        Seat.objects.filter(game=game, number=seat_number, awaited=True).values_list("deadline_at", flat=True).first()
-    )
+    return Seat.objects.filter(game=game, number=seat_number, awaited=True).select_related("user").first()
 
 
 class UnfoldedHeader(str):

@@ -34,7 +34,6 @@ from accounts.models import NotifyMode
 from games import signals
 from games.history import selectors as history_selectors
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
-from notifications import vacations
 from notifications.models import OutboxEmail, SeatNotice
 from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
@@ -105,7 +104,6 @@ def on_game_started(sender, game, seats, **kwargs):
 def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     now = timezone.now()
     newly = [seat for seat in newly_awaited_seats if _is_human(seat)]
-    vacations.pause_new_turns(newly, now=now)
     if game.status != GameStatus.ACTIVE:
         return
     movers = {move.seat_number for move in moves}
@@ -220,7 +218,7 @@ def _may_send_again(seat, notice) -> bool:
 
 def _platform_news(game, recipients, notices) -> list[dict]:
     """Timeouts and drop-outs since the earliest recipient's last move (public to the whole table)."""
-    if not recipients or not game.time_limit_hours:
+    if not recipients or not game.time_control.is_timed:
         return []  # only a deadline makes a seat time out (and drop out): without one, nothing to look up
     since = min((notices[s.number].version_mark if s.number in notices else 0) for s in recipients)
     return list(

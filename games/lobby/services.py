@@ -11,6 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from clocks.arithmetic import InvalidTimeControl, TimeControl
+from clocks.controls import game_fields
 from games import signals
 from games.engines import engine_slugs, get_engine
 from games.exceptions import (
@@ -73,6 +75,7 @@ def create_game(
     players: int,
     options: dict[str, Any] | None = None,
     time_limit_hours: int = TimeLimit.NONE,
+    time_control: TimeControl | None = None,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
     rated: bool = True,
@@ -80,7 +83,8 @@ def create_game(
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
-    ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
+    ``time_control`` (``clocks.arithmetic.TimeControl``) wins over ``time_limit_hours`` (a per-move limit, 0:
+    none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
@@ -100,6 +104,13 @@ def create_game(
         raise BadInput()
     if time_limit_hours not in TimeLimit.values or visibility not in Visibility.values:
         raise BadInput()
+    if time_control is not None and not isinstance(time_control, TimeControl):
+        raise BadInput()
+    try:
+        clock = game_fields(time_control) if time_control is not None else None
+    except InvalidTimeControl:
+        raise BadInput() from None
+    clock = clock or {"time_limit_hours": time_limit_hours, "clock": "move" if time_limit_hours else "none"}
     try:
         engine.setup(players, seed=0, options=options)
     except ValueError:
@@ -112,7 +123,7 @@ def create_game(
         players=players,
         seed_sha256=seed_sha256(seed),
         visibility=visibility,
-        time_limit_hours=time_limit_hours,
+        **clock,
         rated=bool(rated) and bots == 0,
         created_by=user,
     )

@@ -199,6 +199,10 @@ def my_games(*, user, finished_page: int | str | None = 1) -> MyGames:
             result.awaiting.append(seat)
         else:
             result.waiting.append(seat)
+    # My turns: the least time left first (the clock that runs out first; games without one last).
+    result.awaiting.sort(key=lambda s: (s.deadline_at is None, s.deadline_at or s.awaited_since))
+    for seat in result.awaiting:
+        seat.user = user  # the page shows each one's clock, which pauses on the user's quiet days
     # Games waiting on others: the longest-waiting first.
     result.waiting.sort(
         key=lambda s: min(

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from clocks import turns as clock_turns
 from games import signals
 from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
@@ -361,7 +362,7 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
             moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
         seat.timeouts += 1
         dropped = not seat.is_bot and seat.timeouts >= DROP_OUT_AFTER_TIMEOUTS
-        fields = ["timeouts"]
+        fields = ["timeouts", *clock_turns.after_timeout(seat, game.time_control)]
         if dropped:
             seat.is_bot, seat.dropped_out = True, True
             fields += ["is_bot", "dropped_out"]

@@ -9,8 +9,10 @@ import random
 SLUGS = ["mamma-mia", "konamon", "marumiere"]
 
 
-def start_game(slug: str, users, *, bots: int = 0, options=None, visibility="public", time_limit_hours=0):
-    """A started game: users[0] creates it, the others join."""
+def start_game(
+    slug: str, users, *, bots: int = 0, options=None, visibility="public", time_limit_hours=0, time_control=None
+):
+    """A started game: users[0] creates it, the others join (``time_control``: a clocks.arithmetic.TimeControl)."""
     from games.lobby import services as lobby_services
 
     humans = len(users)
@@ -22,6 +24,7 @@ def start_game(slug: str, users, *, bots: int = 0, options=None, visibility="pub
         bots=bots,
         visibility=visibility,
         time_limit_hours=time_limit_hours,
+        time_control=time_control,
         allow_stacked_deal=True,
     )
     for user in users[1:]:
