@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "reach",
 ]
 
 MIDDLEWARE = [
@@ -217,7 +218,15 @@ CELERY_BEAT_SCHEDULE = {
     "check-deadlines": {"task": "notifications.tasks.check_deadlines", "schedule": 60.0},
     # Daily digests go at 08:00 in each user's zone; zones differ by quarter hours.
     "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
+    # The push/webhook outbox's safety net and retries (reach/delivery.py).
+    "deliver-reach": {"task": "reach.tasks.deliver_pending_reach", "schedule": 30.0},
 }
+
+# Web Push (reach/push.py): a VAPID key pair, base64url (`python manage.py vapid_keys` makes one). Without
+# both keys push is off and the settings page says so. The subject is a contact for push services.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:webmaster@mammamia.example")
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
