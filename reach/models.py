@@ -148,3 +148,6 @@ class UsedReplyToken(models.Model):
 
     token = models.CharField(max_length=120, unique=True)
     used_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.token

@@ -21,12 +21,11 @@ def tell_webhook_disabled(hook) -> None:
 
 
 def render_webhook_off(row: OutboxEmail, ctx: dict):
+    from django.conf import settings
+    from django.urls import reverse
     from django.utils.translation import gettext as _
 
     from notifications.emails import Rendered
-
-    from django.conf import settings
-    from django.urls import reverse
 
     ctx.update(url=row.payload.get("url", ""), error=row.payload.get("error", ""),
                failures=int(row.payload.get("failures") or 0),

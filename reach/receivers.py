@@ -15,7 +15,7 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from games import signals
-from games.models import MadeBy, Seat, SeatView, GameStatus
+from games.models import GameStatus, MadeBy, Seat, SeatView
 from notifications.texts import move_types
 from reach.fanout import Event, queue_events
 from reach.models import EventKind

@@ -8,11 +8,10 @@ import pytest
 from django.urls import reverse
 from reach_helpers import play
 
-from tests.games.game_helpers import start_game
-
 from games.models import SeatView
 from reach import delivery
 from reach.models import Channel, ChannelSettings, Delivery, PushSubscription
+from tests.games.game_helpers import start_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery", "site", "vapid")]
 
@@ -34,7 +33,7 @@ def test_a_turn_is_pushed_encrypted_and_says_only_what_the_recipient_may_see(cli
         while True:
             game.refresh_from_db()
             mover = play(game)
-            if mover.user == players[0] or not game.status == "active":
+            if mover.user == players[0] or game.status != "active":
                 break
     pushed = [r for r in push_service.received if r.document]
     assert pushed, "nothing reached the push service"
