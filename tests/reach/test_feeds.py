@@ -39,13 +39,13 @@ def test_the_calendar_lists_my_deadlines_in_my_language_and_zone(client, tokyo_p
     response = client.get(reverse("reach:calendar", args=[secret]))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
     calendar = icalendar.Calendar.from_ical(response.content)
-    [event] = [c for c in calendar.walk("VEVENT")]
+    [event] = list(calendar.walk("VEVENT"))
     start = event.decoded("dtstart")
     assert str(start.tzinfo) == "Asia/Tokyo" and start == seat.deadline_at.replace(microsecond=0)
     assert f"#{game.pk}" in str(event["summary"]) and "(échéance)" in str(event["summary"])
     assert event["url"] == f"https://play.example/games/{game.pk}/"
     assert calendar.walk("VTIMEZONE"), "the zone is described for clients that do not know it"
-    assert [a for a in event.walk("VALARM")]
+    assert list(event.walk("VALARM"))
 
 
 def test_the_atom_feed_lists_games_awaiting_me(client, tokyo_player, players):
