@@ -228,6 +228,10 @@ VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:webmaster@mammamia.example")
 
+# Moves by e-mail reply (reach/replies.py): the domain whose mail reaches `manage.py receive_mail`
+# (move+<token>@this-domain). Empty: turn e-mails carry no move codes and no Reply-To.
+INBOUND_MAIL_DOMAIN = env.str("INBOUND_MAIL_DOMAIN", default="")
+
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)

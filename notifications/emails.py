@@ -164,7 +164,15 @@ def _turn(row, ctx) -> Rendered:
         events_skipped=payload.get("events_skipped") or 0,
         news=[n for n in news if n],
     )
+    ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
+
+
+def _reply_codes(row) -> dict:
+    """Moves by e-mail reply (reach.replies): the codes of the legal moves, when inbound mail is on."""
+    from reach.replies import email_context
+
+    return email_context(row)
 
 
 def _started(row, ctx) -> Rendered:
@@ -172,6 +180,7 @@ def _started(row, ctx) -> Rendered:
     if payload.get("awaited"):
         what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])
         ctx["what"] = what
+        ctx.update(_reply_codes(row))
         subject = _("%(game)s has started: %(what)s") % {"game": ctx["game_title"], "what": what}
     else:
         subject = _("%(game)s has started") % {"game": ctx["game_title"]}
@@ -462,6 +471,8 @@ def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMul
         headers=headers,
     )
     message.attach_alternative(html_body, "text/html")
+    if getattr(row, "reply_address", None):  # set while rendering a "your move" e-mail with move codes
+        message.reply_to = [row.reply_address]
     return message
 
 

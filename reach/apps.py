@@ -11,6 +11,7 @@ class ReachConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications import emails
-        from reach import notices, receivers  # noqa: F401 - connects the signal receivers
+        from reach import notices, receivers, replies  # noqa: F401 - receivers: connects the signal receivers
 
         emails.RENDERERS.setdefault(notices.WEBHOOK_OFF, notices.render_webhook_off)
+        emails.RENDERERS.setdefault(replies.MOVE_REPLY, replies.render_move_reply)
