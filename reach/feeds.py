@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import icalendar
 from django.conf import settings
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import feedgenerator, timezone, translation
 from django.utils.translation import gettext as _
@@ -37,11 +38,13 @@ def _awaited(user) -> list[tuple[Seat, str]]:
         Seat.objects.filter(user=user, awaited=True, is_bot=False, game__status=GameStatus.ACTIVE)
         .select_related("game").order_by("awaited_since", "pk")
     )
+    # The owner's own rows only (need to know), one query: (game, seat) pairs OR-ed together.
+    mine = Q()
+    for seat in seats:
+        mine |= Q(game_id=seat.game_id, seat_number=seat.number)
     legal = {
         (game_id, number): moves
-        for game_id, number, moves in SeatView.objects.filter(
-            game_id__in=[s.game_id for s in seats], seat_number__isnull=False
-        ).values_list("game_id", "seat_number", "legal_moves")
+        for game_id, number, moves in SeatView.objects.filter(mine).values_list("game_id", "seat_number", "legal_moves")
     } if seats else {}
     return [(s, awaited_phrase(s.game.engine_slug, move_types(legal.get((s.game_id, s.number))))) for s in seats]
 
