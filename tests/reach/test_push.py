@@ -64,7 +64,7 @@ def test_the_turn_push_is_in_the_recipient_language(client, players, push_servic
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game("konamon", players[:2])
     started = [r.document for r in push_service.received if r.document and r.document["kind"] == "started"]
-    assert started and started[0]["body"] == "ゲームが始まりました。", started
+    assert started and started[0]["body"] == "ゲームが始まりました：カードを選んでください。", started
     assert game.pk == started[0]["game"]["id"]
 
 
