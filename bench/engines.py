@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 
 
 def play_one(engine, players: int, seed: int) -> int:
@@ -70,7 +70,7 @@ def measure(slug: str, players: int, seconds: float, rounds: int = 3, max_games:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per (game, players)")
-    parser.add_argument("--games", nargs="*", default=list(ENGINE_MODULES))
+    parser.add_argument("--games", nargs="*", default=engine_slugs())
     parser.add_argument("--cpu", type=int, default=None, help="pin to this CPU (default: the last one)")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):

@@ -146,19 +146,20 @@ def _move(client: Client, game, seat_number: int):
 
 def _play_to(game, target_moves: int) -> None:
     """Play the game's bot moves through the services until ``target_moves`` have been made."""
-    from games import services
+    from games import tables
     from games.models import Game, MadeBy
+    from games.play import services as play_services
 
     while True:
         game = Game.objects.get(pk=game.pk)
         if game.version >= target_moves:
             return
         with transaction.atomic():
-            table = services._lock_table(game.pk)
+            table = tables.lock_table(game.pk)
             awaited = [s for s in table.seats if s.awaited]
             seat = awaited[0]
             move = table.game.engine.bot_move(table.state_row.state, seat.number)
-            services.do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.PLAYER)
+            play_services.do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.PLAYER)
 
 
 def _length(game) -> int:
@@ -177,13 +178,13 @@ def _length(game) -> int:
 
 def longest_game(repeat: int, log, positions: int = 5) -> dict:
     """Page and move at ``positions`` consecutive positions near the start and near the end of the game."""
-    from games import services
+    from games.lobby import services as lobby_services
     from games.models import Game
 
     users = seed.make_users("long_", 4)
-    game = services.create_game(user=users[0], engine_slug="konamon", players=4)
+    game = lobby_services.create_game(user=users[0], engine_slug="konamon", players=4)
     for user in users[1:]:
-        services.join_game(user=user, game_id=game.pk)
+        lobby_services.join_game(user=user, game_id=game.pk)
     game = Game.objects.get(pk=game.pk)
     total = _length(game)
     results = {"game": "konamon", "players": 4, "moves_in_game": total}

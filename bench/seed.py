@@ -17,7 +17,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
-ENGINES = ["konamon", "mamma-mia", "marumiere"]
+from games.engines import engine_slugs
 
 
 def make_users(prefix: str, count: int, *, languages: tuple[str, ...] = ("en",), email: bool = True) -> list:
@@ -46,20 +46,21 @@ def cookies_for(user) -> dict[str, str]:
 
 def two_seat_game(slug: str, first, second):
     """A two-seat game of ``slug`` started through the services: created by ``first``, joined by ``second``."""
-    from games import services
+    from games.lobby import services as lobby_services
 
-    game = services.create_game(user=first, engine_slug=slug, players=2)
-    services.join_game(user=second, game_id=game.pk)
+    game = lobby_services.create_game(user=first, engine_slug=slug, players=2)
+    lobby_services.join_game(user=second, game_id=game.pk)
     return game
 
 
 def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
     """``games`` started two-seat games (the three games in turn), each with its two users' cookies."""
+    engines = engine_slugs()
     users = make_users(f"{name}_", 2 * games)
     pool = []
     for index in range(games):
         first, second = users[2 * index], users[2 * index + 1]
-        game = two_seat_game(ENGINES[(index + offset) % len(ENGINES)], first, second)
+        game = two_seat_game(engines[(index + offset) % len(engines)], first, second)
         pool.append({"game": game.pk, "engine": game.engine_slug,
                      "users": [{"cookies": cookies_for(first)}, {"cookies": cookies_for(second)}]})
     return pool
@@ -70,14 +71,15 @@ def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
 
 def finished_history(user, count: int, opponents: list) -> None:
     """``count`` finished games for ``user`` (2-4 seats, opponents from the list), newest last."""
-    from games import services
+    engines = engine_slugs()
     from games.models import Game, GameStatus, Seat, seat_colours
+    from games.play import services as play_services
 
     now = timezone.now()
     cycle = itertools.cycle(opponents)
     games, seat_specs = [], []
     for index in range(count):
-        slug = ENGINES[index % len(ENGINES)]
+        slug = engines[index % len(engines)]
         players = 2 + index % 3
         finished = now - dt.timedelta(minutes=10 * (count - index))
         outcome = [{"seat": s, "rank": s + 1, "score": 10 - s} for s in range(players)]
@@ -99,9 +101,9 @@ def finished_history(user, count: int, opponents: list) -> None:
             seats.append(Seat(game=game, number=number, join_order=number, user=seat_user, colour=colours[number],
                               final_rank=number + 1, final_score=10 - number, finished_at=game.finished_at))
     Seat.objects.bulk_create(seats, batch_size=5000)
-    # The counters games.services._finish keeps, added the same way (one upsert per game kind).
-    for slug in ENGINES:
-        services.record_finished_seats(engine_slug=slug, seats=[s for s in seats if s.game.engine_slug == slug])
+    # The counters games.play.services._finish keeps, added the same way (one upsert per game kind).
+    for slug in engine_slugs():
+        play_services.record_finished_seats(engine_slug=slug, seats=[s for s in seats if s.game.engine_slug == slug])
 
 
 # The fan-out: active games whose seats await their players ----------------------------------

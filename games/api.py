@@ -18,10 +18,14 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games import selectors, services
-from games.engines import ENGINE_MODULES
+from games.engines import engine_slugs
 from games.exceptions import GameError
+from games.history import selectors as history_selectors
+from games.lobby import selectors as lobby_selectors
+from games.lobby import services as lobby_services
 from games.models import GameStatus, Seat
+from games.play import selectors as play_selectors
+from games.play import services as play_services
 from games.serializers import (
     CreateGameSerializer,
     ErrorSerializer,
@@ -58,7 +62,7 @@ class ApiView(GenericAPIView):
         return api_exception_handler
 
 
-def _seats_prefetch():
+def seats_prefetch():
     return Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
 
 
@@ -75,7 +79,7 @@ class MyGamesView(ApiView):
                 user=request.user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED]
             )
             .select_related("game", "user")
-            .prefetch_related(_seats_prefetch())
+            .prefetch_related(seats_prefetch())
             .order_by("-awaited", "awaited_since", "-game__finished_at", "-game_id")
         )
         page = self.paginate_queryset(seats)
@@ -84,7 +88,7 @@ class MyGamesView(ApiView):
     @extend_schema(request=CreateGameSerializer, responses={201: GameSummarySerializer, **ERRORS})
     def post(self, request):
         data = _valid(CreateGameSerializer, request)
-        game = services.create_game(
+        game = lobby_services.create_game(
             user=request.user,
             engine_slug=data["game"],
             players=data["players"],
@@ -103,13 +107,13 @@ class LobbyView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, enum=list(ENGINE_MODULES)), OpenApiParameter("page", int)],
+        parameters=[OpenApiParameter("game", str, enum=engine_slugs()), OpenApiParameter("page", int)],
         responses={200: GameSummarySerializer(many=True)},
     )
     def get(self, request):
         slug = request.query_params.get("game")
-        page = selectors.lobby_games(
-            engine_slug=slug if slug in ENGINE_MODULES else None, page=request.query_params.get("page")
+        page = lobby_selectors.lobby_games(
+            engine_slug=slug if slug in engine_slugs() else None, page=request.query_params.get("page")
         )
         return Response(
             {
@@ -128,13 +132,13 @@ class GameView(ApiView):
 
     @extend_schema(responses={200: GameDetailSerializer, **ERRORS})
     def get(self, request, game_id: int):
-        access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+        access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
         if access is None or not access.may_view:
             raise Http404
         game = access.game
         view, legal = {}, []
         if game.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
-            seat_view, log = services.seat_view_with_log(game=game, seat_number=access.seat_number)
+            seat_view, log = history_selectors.seat_view_with_log(game=game, seat_number=access.seat_number)
             if seat_view is not None:
                 view = {**seat_view.view, "log": log}
                 if access.seat is not None and not access.seat.is_bot:
@@ -159,7 +163,7 @@ class MoveView(ApiView):
     @extend_schema(request=MoveSerializer, responses={200: MoveResultSerializer, **ERRORS})
     def post(self, request, game_id: int):
         data = _valid(MoveSerializer, request)
-        result = services.check_play_move(
+        result = play_services.check_play_move(
             user=request.user,
             game_id=game_id,
             move=data["move"],
@@ -179,7 +183,7 @@ class JoinView(ApiView):
     @extend_schema(request=JoinSerializer, responses={200: GameSummarySerializer, **ERRORS})
     def post(self, request, game_id: int):
         data = _valid(JoinSerializer, request)
-        seat = services.join_game(user=request.user, game_id=game_id, invite=data.get("invite") or None)
+        seat = lobby_services.join_game(user=request.user, game_id=game_id, invite=data.get("invite") or None)
         seat.game.refresh_from_db()
         return Response(GameSummarySerializer(seat.game, context={"request": request}).data)
 
@@ -191,7 +195,7 @@ class LeaveView(ApiView):
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def post(self, request, game_id: int):
-        services.leave_game(user=request.user, game_id=game_id)
+        lobby_services.leave_game(user=request.user, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -2,7 +2,7 @@
 
 The board is everything of the live part under the turn status: players, final ranking, table, move
 form and log (``templates/games/_board.html``). It is built only from the viewer's own SeatView row,
-the game row and its seats. Every SeatView row is written by ``games.services`` in the transaction
+the game row and its seats. Every SeatView row is written by ``games.tables`` in the transaction
 that sets the game's version (the start, each move), so the game's version stands for the rows'
 ``view_version``/``moves_version``, and a page served from the cache reads no SeatView at all. The key
 (``board_key``) holds:

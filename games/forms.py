@@ -4,44 +4,28 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import all_engines, get_engine
 from games.models import TimeLimit, Visibility
+from games.ui import get_ui
 
-# Labels of the engines' options and their values; unknown ones fall back to the raw name.
-OPTION_LABELS = {
-    "memory": (
-        _("Memory"),
-        _("How much of the oven you may look back on."),
-        {
-            "strict": _("Strict: only what you heard since your last turn"),
-            "open": _("Open: every announcement of the round stays visible"),
-        },
-    ),
-    "variant": (
-        pgettext_lazy("marumiere option", "Bid cards"),
-        _("Who sees the card each player turns for their bid."),
-        {
-            "standard": _("Standard: everyone but the bidder"),
-            "nobody": _("誰もミエーズ: nobody until the round ends"),
-            "self": _("自分だけミエール: only the bidder"),
-        },
-    ),
-}
+
+def _labels(slug: str, option: str) -> tuple:
+    """(label, help text, {value: label}) of a game's option, from its UI; unknown ones get the raw name."""
+    labels = get_ui(slug).option_labels.get(option)
+    return labels or (option.replace("_", " ").capitalize(), "", {})
 
 
 def option_field_name(slug: str, option: str) -> str:
     return f"opt_{slug.replace('-', '_')}_{option}"
 
 
-def option_label(option: str):
-    return OPTION_LABELS.get(option, (option.replace("_", " ").capitalize(), "", {}))[0]
+def option_label(slug: str, option: str):
+    return _labels(slug, option)[0]
 
 
-def option_value_label(option: str, value) -> str:
-    labels = OPTION_LABELS.get(option, ("", "", {}))[2]
-    return labels.get(value, str(value))
+def option_value_label(slug: str, option: str, value) -> str:
+    return _labels(slug, option)[2].get(value, str(value))
 
 
 class CreateGameForm(forms.Form):
@@ -63,7 +47,7 @@ class CreateGameForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        engines = [get_engine(slug) for slug in ENGINE_MODULES]
+        engines = all_engines()
         self.engines = engines
         self.fields["engine_slug"].choices = [(e.slug, e.name) for e in engines]
         most = max(e.max_players for e in engines)
@@ -76,11 +60,11 @@ class CreateGameForm(forms.Form):
             names = []
             for option, values in engine.options.items():
                 name = option_field_name(engine.slug, option)
-                _label, help_text, _values = OPTION_LABELS.get(option, (None, "", {}))
+                label, help_text, value_labels = _labels(engine.slug, option)
                 self.fields[name] = forms.ChoiceField(
-                    label=option_label(option),
+                    label=label,
                     help_text=help_text,
-                    choices=[(str(v), option_value_label(option, v)) for v in values],
+                    choices=[(str(v), value_labels.get(v, str(v))) for v in values],
                     initial=str(values[0]),
                     required=False,
                 )

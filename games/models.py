@@ -4,7 +4,7 @@ Need to know is built into the tables:
 
 - ``GameState`` holds the full engine state (and the secret seed); for engines
   that only append to their log, the log is in ``GameLogChunk`` rows instead
-  (``games.services.full_state`` joins them). Only ``games.services`` loads
+  (``games.tables.full_state`` joins them). Only ``games.tables`` loads
   them; no page, partial, API response, log line or e-mail is ever built from
   them.
 - ``SeatView`` holds, per seat (and once for spectators, ``seat_number`` NULL),
@@ -31,13 +31,6 @@ from django.utils.translation import pgettext_lazy
 
 from games.engines import get_engine
 
-# Seat colours per game, in seat order. Mamma Mia!'s follow its rules (seat 0
-# green, 1 red ...); Marumiere's avoid its card colours (red/blue/yellow/green).
-SEAT_COLOURS: dict[str, list[str]] = {
-    "mamma-mia": ["green", "red", "yellow", "purple", "brown"],
-    "konamon": ["orange", "teal", "pink", "navy"],
-    "marumiere": ["purple", "brown", "teal", "orange"],
-}
 DEFAULT_COLOURS = ["green", "red", "yellow", "purple", "brown", "teal", "orange", "pink", "navy"]
 
 COLOUR_LABELS = {
@@ -54,7 +47,14 @@ COLOUR_LABELS = {
 
 
 def seat_colours(slug: str, players: int) -> list[str]:
-    return (SEAT_COLOURS.get(slug) or DEFAULT_COLOURS)[:players]
+    """The seat colours of a game (its app config's), in seat order; the platform's for an unknown one."""
+    from games.registry import get_game
+
+    try:
+        colours = get_game(slug).seat_colours
+    except KeyError:
+        colours = ()
+    return list(colours or DEFAULT_COLOURS)[:players]
 
 
 class GameStatus(models.TextChoices):
@@ -155,7 +155,7 @@ class Game(models.Model):
 
 
 class GameState(models.Model):
-    """The full engine state: server-only, loaded by games.services alone."""
+    """The full engine state: server-only, loaded by games.tables alone."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="state_row")
     seed = models.CharField(max_length=40)  # decimal digits of a 128-bit number
@@ -175,7 +175,7 @@ class GameState(models.Model):
 
 class GameLogChunk(models.Model):
     """Engine log events ``first_index`` on of a ``per_event_log`` game: one row per move (and the
-    set-up), only ever inserted. Server-only like ``GameState``: ``games.services.full_state``
+    set-up), only ever inserted. Server-only like ``GameState``: ``games.tables.full_state``
     puts them back into the state; pages read their viewer's ``SeatView`` only."""
 
     # The unique constraint's index (game, first_index) serves the lookups by game.
@@ -285,7 +285,7 @@ class SeatView(models.Model):
     The view is stored without its ``log``: ``log_tail`` keeps the last events
     for pages (constant size whatever the game's length) and ``log_size`` the
     whole log's length. The whole log is not stored (every move would rewrite
-    every viewer's whole log): ``games.services.seat_view_with_log`` derives it
+    every viewer's whole log): ``games.history.selectors.seat_view_with_log`` derives it
     from the state for the one viewer who asks.
     """
 

@@ -1,10 +1,11 @@
-"""Serializers of the JSON API: shapes only; the work is done by games.services / games.selectors."""
+"""Serializers of the JSON API: shapes only; the work is done by the services and selectors of
+games.lobby, games.play and games.history."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.engines import ENGINE_MODULES
+from games.engines import engine_slugs
 from games.models import Game, Seat, TimeLimit, Visibility
 
 
@@ -97,7 +98,7 @@ class GameDetailSerializer(serializers.Serializer):
 
 
 class CreateGameSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=list(ENGINE_MODULES))
+    game = serializers.ChoiceField(choices=engine_slugs())
     players = serializers.IntegerField(min_value=2, max_value=9)
     options = serializers.DictField(required=False, default=dict)
     time_limit_hours = serializers.ChoiceField(choices=TimeLimit.values, default=TimeLimit.NONE)

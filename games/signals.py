@@ -8,8 +8,8 @@ with ``transaction.on_commit`` instead) and must not raise unless they mean to
 undo the move. The sender is always ``games.models.Game``.
 
 Need to know: a receiver that describes the game to a person must build the
-text from that person's ``SeatView`` (``games.selectors.seat_view_for``) or
-that person's own log (``seat_logs`` below, ``games.services.viewer_log``),
+text from that person's ``SeatView`` (``games.play.selectors.seat_view_for``) or
+that person's own log (``seat_logs`` below, ``games.history.selectors.viewer_log``),
 never from ``GameState``.
 
 ``game_started(game, seats)``
@@ -36,7 +36,7 @@ never from ``GameState``.
     read them again. It is empty when the engine's ``per_event_log`` let the
     move compute only each viewer's new events: then the row's ``log_tail``
     holds the last events of that log (it ends at ``log_size``), and
-    ``games.services.viewer_log`` derives the whole of it.
+    ``games.history.selectors.viewer_log`` derives the whole of it.
 
 ``game_finished(game)``
     The game has ended: ``game.outcome`` holds the ranking

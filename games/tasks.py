@@ -1,7 +1,7 @@
 """Celery tasks of the games app.
 
 Each task takes ids, loads fresh rows through a service and returns early when
-the game has moved on; retries live here, the work in games.services.
+the game has moved on; retries live here, the work in games.play.services.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ logger = logging.getLogger(__name__)
 )
 def play_bot_moves(self, game_id: int, version: int | None = None) -> int:
     """Play the moves of awaited bot seats of ``game_id`` if it is still at ``version``."""
-    from games.services import play_bot_turns
+    from games.play.services import play_bot_turns
 
     played = play_bot_turns(game_id=game_id, expected_version=version)
     logger.debug("game %s: %s bot move(s) played", game_id, played)

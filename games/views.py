@@ -1,4 +1,5 @@
-"""Pages of the games platform: thin views over games.services (writes) and games.selectors (reads).
+"""Pages of the games platform: thin views over the services (writes) and selectors (reads) of
+games.lobby, games.play and games.history.
 
 Every game page, partial and log is built from the viewer's own SeatView row.
 """
@@ -20,12 +21,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import board as game_board
-from games import selectors, services
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
+from games.history import selectors as history_selectors
+from games.history import services as history_services
+from games.lobby import selectors as lobby_selectors
+from games.lobby import services as lobby_services
+from games.lobby.selectors import INVITED_SESSION_KEY
 from games.models import GameEvent, GameStatus
-from games.selectors import INVITED_SESSION_KEY, GameAccess
+from games.play import selectors as play_selectors
+from games.play import services as play_services
+from games.play.selectors import GameAccess
 
 LOG_ON_PAGE = 20
 
@@ -36,17 +43,17 @@ LOG_ON_PAGE = 20
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game") or ""
-    if slug not in ENGINE_MODULES:
+    if slug not in engine_slugs():
         slug = ""
-    page = selectors.lobby_games(engine_slug=slug or None, page=request.GET.get("page"))
+    page = lobby_selectors.lobby_games(engine_slug=slug or None, page=request.GET.get("page"))
     return render(
         request,
         "games/lobby.html",
         {
             "page": page,
-            "engines": [get_engine(s) for s in ENGINE_MODULES],
+            "engines": [get_engine(s) for s in engine_slugs()],
             "selected": slug,
-            "watch": selectors.public_games_in_progress(engine_slug=slug or None),
+            "watch": lobby_selectors.public_games_in_progress(engine_slug=slug or None),
         },
     )
 
@@ -54,7 +61,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    sections = selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
+    sections = play_selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
     return render(request, "games/my_games.html", {"sections": sections})
 
 
@@ -64,7 +71,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = services.create_game(
+            game = lobby_services.create_game(
                 user=request.user,
                 engine_slug=data["engine_slug"],
                 players=data["players"],
@@ -85,7 +92,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
 
 def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     """The signed invitation link: remembers it in the session (to watch and join), then shows the game."""
-    game_id = services.game_id_from_invite(token)
+    game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
@@ -99,20 +106,22 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     token = request.session.get(INVITED_SESSION_KEY, {}).get(str(game_id))
-    return _act(request, game_id, lambda: services.join_game(user=request.user, game_id=game_id, invite=token))
+    return _act(request, game_id, lambda: lobby_services.join_game(user=request.user, game_id=game_id, invite=token))
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _act(request, game_id, lambda: services.leave_game(user=request.user, game_id=game_id), to=reverse("lobby"))
+    return _act(
+        request, game_id, lambda: lobby_services.leave_game(user=request.user, game_id=game_id), to=reverse("lobby")
+    )
 
 
 @login_required
 @require_POST
 def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
     return _act(
-        request, game_id, lambda: services.cancel_game(user=request.user, game_id=game_id), to=reverse("my-games")
+        request, game_id, lambda: lobby_services.cancel_game(user=request.user, game_id=game_id), to=reverse("my-games")
     )
 
 
@@ -126,7 +135,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     username = form.cleaned_data["username"]
 
     def do():
-        services.invite_user(user=request.user, game_id=game_id, username=username)
+        lobby_services.invite_user(user=request.user, game_id=game_id, username=username)
         messages.success(request, _("Invitation sent to %(name)s.") % {"name": username})
 
     return _act(request, game_id, do)
@@ -136,7 +145,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
     try:
-        services.decline_invitation(user=request.user, invitation_id=invitation_id)
+        lobby_services.decline_invitation(user=request.user, invitation_id=invitation_id)
     except GameError as exc:
         messages.error(request, exc.message)
     return redirect("my-games")
@@ -147,7 +156,7 @@ def _act(request: HttpRequest, game_id: int, action, *, to: str | None = None) -
         action()
     except GameError as exc:
         messages.error(request, exc.message)
-        return redirect("game", game_id) if selectors.poll_token(game_id=game_id) else redirect("lobby")
+        return redirect("game", game_id) if play_selectors.poll_token(game_id=game_id) else redirect("lobby")
     return HttpResponseRedirect(to or reverse("game", args=[game_id]))
 
 
@@ -155,7 +164,7 @@ def _act(request: HttpRequest, game_id: int, action, *, to: str | None = None) -
 
 
 def _access_or_404(request: HttpRequest, game_id: int) -> GameAccess:
-    access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
     if access is None or not access.may_view:
         raise Http404
     return access
@@ -187,7 +196,7 @@ def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | 
     from games.ui import describe_event
 
     lines = []
-    entries = selectors.log_entries(
+    entries = play_selectors.log_entries(
         game=game,
         seat_view=seat_view,
         seat_number=seat_number,
@@ -204,7 +213,7 @@ def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | 
 
 def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
     game = access.game
-    players = selectors.player_dicts(access.seats)
+    players = play_selectors.player_dicts(access.seats)
     seat_number = access.seat_number
     context = {
         "game": game,
@@ -212,7 +221,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         "seat": access.seat,
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
-        "page_token": selectors.page_token(game=game, seats=access.seats),
+        "page_token": play_selectors.page_token(game=game, seats=access.seats),
         "idempotency_key": uuid.uuid4(),
         "my_turn": False,
         "title": str(game),
@@ -226,7 +235,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
                 "may_join": request.user.is_authenticated and not seated,
                 "invite_form": InviteForm() if seated else None,
                 "invite_url": request.build_absolute_uri(
-                    reverse("game-invite-link", args=[services.invite_token(game)])
+                    reverse("game-invite-link", args=[lobby_services.invite_token(game)])
                 )
                 if seated
                 else None,
@@ -240,7 +249,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
 
     def build_board() -> game_board.BoardParts:
         # Only on a cache miss: the viewer's own SeatView row, the UI's context and the log.
-        seat_view = selectors.seat_view_for(game=game, seat_number=seat_number)
+        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number)
         if seat_view is None:
             raise Http404
         ui = _ui(game.engine_slug)
@@ -289,7 +298,10 @@ def _option_labels(game) -> list[tuple[str, str]]:
     except KeyError:
         return []
     return [
-        (option_label(name), option_value_label(name, game.options.get(name, values[0])))
+        (
+            option_label(game.engine_slug, name),
+            option_value_label(game.engine_slug, name, game.options.get(name, values[0])),
+        )
         for name, values in engine_options.items()
     ]
 
@@ -300,7 +312,7 @@ def _finished_context(game, players, ui) -> dict:
         [{**row, "player": by_seat.get(row["seat"], {})} for row in (game.outcome or [])],
         key=lambda r: (r["rank"], r["seat"]),
     )
-    hands = ui.revealed_hands(services.final_state(game))
+    hands = ui.revealed_hands(history_services.final_state(game))
     try:
         revealed_template = get_template(ui.revealed_template) and ui.revealed_template
     except TemplateDoesNotExist:
@@ -314,14 +326,14 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _game_context(request, access)
     seat = access.seat
     if seat is not None and access.game.status != GameStatus.OPEN:
-        services.note_visit(seat=seat, version=access.game.version)
+        play_services.note_visit(seat=seat, version=access.game.version)
     return render(request, "games/game.html", context)
 
 
 @require_GET
 def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live part of the game page; 204 (htmx swaps nothing) when nothing changed since ``?v=``."""
-    poll = selectors.poll_token(game_id=game_id)
+    poll = play_selectors.poll_token(game_id=game_id)
     if poll is None:
         raise Http404
     token, is_public = poll
@@ -333,7 +345,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = _game_context(request, access)
     if access.seat is not None and access.game.status != GameStatus.OPEN:
-        services.note_visit(seat=access.seat, version=access.game.version)
+        play_services.note_visit(seat=access.seat, version=access.game.version)
     return render(request, "games/_live.html", context)
 
 
@@ -351,7 +363,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             raise BadInput(exc.message) from None
 
     try:
-        services.check_play_move(
+        play_services.check_play_move(
             user=request.user,
             game_id=game_id,
             move=parse,
@@ -359,7 +371,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             idempotency_key=request.POST.get("idempotency_key") or None,
         )
     except GameError as exc:
-        access = selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+        access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
         if access is None or not access.may_view:
             raise Http404 from None
         context = _game_context(request, access, error=exc.message)
@@ -375,8 +387,8 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game = access.game
     if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
         raise Http404
-    players = selectors.player_dicts(access.seats)
-    seat_view, log = services.seat_view_with_log(game=game, seat_number=access.seat_number)
+    players = play_selectors.player_dicts(access.seats)
+    seat_view, log = history_selectors.seat_view_with_log(game=game, seat_number=access.seat_number)
     lines = _log_lines(game, seat_view, access.seat_number, players, full_log=log)
     return render(request, "games/log.html", {"game": game, "lines": lines, "players": players})
 
@@ -392,13 +404,13 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = int(request.GET.get("step", 0))
     except ValueError:
         step = 0
-    players = selectors.player_dicts(access.seats)
+    players = play_selectors.player_dicts(access.seats)
     try:
         as_seat = int(request.GET.get("seat", access.seat_number if access.seat_number is not None else 0))
     except ValueError:
         as_seat = 0
     as_seat = max(0, min(as_seat, game.players - 1))
-    state, last_move, total = services.replay_step(game, step)
+    state, last_move, total = history_services.replay_step(game, step)
     step = max(0, min(step, total))
     ui = _ui(game.engine_slug)
     engine = game.engine

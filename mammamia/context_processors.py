@@ -13,7 +13,7 @@ class _AwaitingCount:
 
     def __call__(self) -> int:
         if self._count is None:
-            from games.selectors import count_games_awaiting
+            from games.play.selectors import count_games_awaiting
 
             self._count = count_games_awaiting(user=self._user)
         return self._count

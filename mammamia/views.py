@@ -8,46 +8,33 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils.translation import get_language
 
-from mammamia import cards, catalog, devmail
+from games.registry import all_games, get_game
+from mammamia import devmail
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = []
-    for game in catalog.GAMES:
-        min_players, max_players = catalog.player_counts(slug=game.slug)
-        games.append({"info": game, "name": game.name(), "min_players": min_players, "max_players": max_players})
+    games = [
+        {"info": game, "name": game.display_name(), "min_players": game.min_players, "max_players": game.max_players}
+        for game in all_games()
+    ]
     return render(request, "home.html", {"games": games})
 
 
-def _rules_context(*, slug: str, language: str) -> dict:
-    """The card data a rules page draws (only the game's own)."""
-    if slug == "mamma-mia":
-        return {"recipe_colours": cards.mamma_mia_recipes_by_colour(), "toppings": cards.TOPPING_NAMES}
-    if slug == "konamon":
-        return {
-            "action_blocks": cards.konamon_action_blocks(),
-            "customers": cards.konamon_customers(language=language),
-            "effects": cards.konamon_effects(),
-            "products": cards.PRODUCT_NAMES,
-        }
-    return {"suits": cards.marumiere_suits(), "scoring": cards.marumiere_scoring()}
-
-
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
-    game = catalog.GAMES_BY_SLUG.get(slug)
-    if game is None:
-        raise Http404
+    try:
+        game = get_game(slug)
+    except KeyError:
+        raise Http404 from None
     language = (get_language() or "en").lower()
-    # Long prose lives in one template per language; English is the fallback.
-    template = select_template([f"rules/{slug}.{language}.html", f"rules/{slug}.en.html"])
-    min_players, max_players = catalog.player_counts(slug=slug)
+    # Long prose lives in the game folder, one template per language; English is the fallback.
+    template = select_template(game.rules_templates(language=language))
     context = {
         "game": game,
-        "name": game.name(),
-        "min_players": min_players,
-        "max_players": max_players,
-        "other_games": [{"slug": g.slug, "name": g.name()} for g in catalog.GAMES if g.slug != slug],
-        **_rules_context(slug=slug, language=language),
+        "name": game.display_name(),
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "other_games": [{"slug": g.slug, "name": g.display_name()} for g in all_games() if g.slug != slug],
+        **game.rules_context(language=language),
     }
     return HttpResponse(template.render(context, request))
 

@@ -10,7 +10,7 @@ per turn; if the check runs late and several stages are due at once, only the
 most urgent one goes. No reminders while the player is away, or if they turned
 reminders off.
 
-When the time is up, ``games.services.play_timeout_move`` plays the bot's move
+When the time is up, ``games.play.services.play_timeout_move`` plays the bot's move
 for the seat (it records the timeout, tells everyone, and hands the seat to the
 bot after the third). Bot seats that have been awaited for a while (a lost bot
 task) are played here as well: games never stall.
@@ -130,7 +130,7 @@ def _send_reminders(now) -> int:
 
 
 def _play_timeouts(now) -> int:
-    from games.services import play_timeout_move
+    from games.play.services import play_timeout_move
 
     overdue = list(
         _awaited_with_deadline()
@@ -156,7 +156,7 @@ def _play_timeouts(now) -> int:
 def _unstall_bots(now) -> int:
     """Bot seats awaited for too long (their task was lost): play them here."""
     from games.models import GameStatus, Seat
-    from games.services import play_bot_turns
+    from games.play.services import play_bot_turns
 
     stalled = (
         Seat.objects.filter(

@@ -67,7 +67,7 @@ def _players(game) -> list[dict]:
 
 def _player_dicts(seats: list) -> list[dict]:
     try:
-        from games.selectors import player_dicts
+        from games.play.selectors import player_dicts
 
         return player_dicts(seats)
     except ImportError:  # pragma: no cover - selectors landed with the platform
@@ -240,7 +240,7 @@ def _reminder(row, ctx) -> Rendered:
 
 
 def _timeout(row, ctx) -> Rendered:
-    from games.services import DROP_OUT_AFTER_TIMEOUTS
+    from games.play.services import DROP_OUT_AFTER_TIMEOUTS
 
     ctx.update(
         dropped_out=row.payload.get("dropped_out"),

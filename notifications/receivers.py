@@ -31,7 +31,8 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import NotifyMode
-from games import services, signals
+from games import signals
+from games.history import selectors as history_selectors
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
 from notifications import vacations
 from notifications.models import OutboxEmail, SeatNotice
@@ -175,7 +176,7 @@ def _events_since(game, seat_number: int, mark: int, view, logs: dict) -> tuple[
         shown = min(count, MAX_EVENTS)
         if shown <= len(view.log_tail):
             return view.log_tail[len(view.log_tail) - shown :], count - shown
-    return _latest(services.viewer_log(game=game, seat_number=seat_number)[mark:])
+    return _latest(history_selectors.viewer_log(game=game, seat_number=seat_number)[mark:])
 
 
 def _latest(events: list[dict]) -> tuple[list[dict], int]:

@@ -5,30 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-
-# Per game: legal move type -> what the player is asked to do. The first type of
-# the seat's legal moves that is listed here wins; else the generic phrase.
-_AWAITED = {
-    "mamma-mia": [
-        ("turn", gettext_lazy("it is your turn")),
-        ("bake", gettext_lazy("decide about your recipe in the oven")),
-        ("decline", gettext_lazy("decide about your recipe in the oven")),
-    ],
-    "konamon": [
-        ("choose", gettext_lazy("choose your cards")),
-        ("prep", gettext_lazy("work your card")),
-        ("bake", gettext_lazy("work your card")),
-        ("hand_over", gettext_lazy("work your card")),
-        ("unload", gettext_lazy("work your card")),
-        ("next", gettext_lazy("work your card")),
-    ],
-    "marumiere": [
-        ("pick", gettext_lazy("pick a pile")),
-        ("bid", gettext_lazy("place your bid")),
-        ("play", gettext_lazy("play a card")),
-    ],
-}
 
 
 def move_types(legal_moves: Iterable) -> list[str]:
@@ -43,7 +19,12 @@ def move_types(legal_moves: Iterable) -> list[str]:
 
 def awaited_phrase(slug: str, types: Iterable[str]) -> str:
     """What the game awaits from the seat, as a phrase ("it is your turn", "place your bid")."""
-    table = _AWAITED.get(slug, [])
+    from games.ui import get_ui
+
+    try:
+        table = get_ui(slug).awaited_phrases
+    except KeyError:  # a game no longer installed
+        table = ()
     for kind in types or []:
         for listed, phrase in table:
             if listed == kind:

@@ -15,7 +15,7 @@ It is kept in ``Seat.deadline_at`` (which the game page shows) by shifting it:
 
 Meanwhile ``check_deadlines`` sends no reminders to an absent player and
 plays no timeout for them, and opponents see "away" (``User.is_away()``,
-used by ``games.selectors.player_dicts``). An absence lasts at most
+used by ``games.play.selectors.player_dicts``). An absence lasts at most
 ``MAX_ABSENCE`` from the moment it is declared.
 
 Locking: the absence is changed with the user row locked (two submissions

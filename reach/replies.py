@@ -188,7 +188,7 @@ def handle(raw: bytes, *, recipients: list[str] | None = None, mail_from: str | 
 
 
 def _play(*, seat, version: int, token: str, line: str | None) -> Result:
-    from games import services
+    from games.play import services
 
     user, game = seat.user, seat.game
     if UsedReplyToken.objects.filter(token=token).exists():

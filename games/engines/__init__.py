@@ -1,38 +1,57 @@
-"""Pure rules engines, one module per game, all speaking the protocol of
-``shared/rules/ENGINE.md``.
+"""The engine protocol's entry point (``shared/rules/ENGINE.md``)::
 
-Nothing in this package imports Django, touches a database, reads the clock or
-uses global randomness: the web platform knows games only through this
-protocol, so a new game is one new module plus its templates.
+    from games.engines import get_engine
+    engine = get_engine("mamma-mia")
+
+Engines live in the game folders (``<folder>/engine.py``, pure Python). Inside the site the installed
+game apps are the registry (``games.registry``); outside Django (outside checks, the simulator, the
+engine benchmark) the games of ``games/installed.py`` are loaded without Django.
 """
 
 from __future__ import annotations
 
-import importlib
+import sys
+from importlib import import_module
 
 from .base import Engine, IllegalMove
 
-__all__ = ["ENGINE_MODULES", "Engine", "IllegalMove", "all_engines", "get_engine"]
+__all__ = ["Engine", "IllegalMove", "all_engines", "engine_slugs", "get_engine"]
 
-# slug -> module under games.engines; each module exposes ``engine``.
-ENGINE_MODULES: dict[str, str] = {
-    "mamma-mia": "mamma_mia",
-    "konamon": "konamon",
-    "marumiere": "marumiere",
-}
+_site: dict[str, Engine] | None = None  # the installed game apps, once Django is ready
+_standalone: dict[str, Engine] | None = None  # games/installed.py's, without Django
 
-_loaded: dict[str, Engine] = {}
+
+def _registered() -> dict[str, Engine]:
+    """slug -> engine of the installed games, in their order."""
+    global _site, _standalone
+    if _site is not None:
+        return _site
+    # Django only when the site has loaded it: the engines and outside checks never import it.
+    django_apps = sys.modules.get("django.apps")
+    apps = getattr(django_apps, "apps", None)
+    if apps is not None and apps.ready:
+        from games.registry import all_games
+
+        _site = {game.slug: game.engine for game in all_games()}
+        return _site
+    if _standalone is None:
+        from games.installed import GAME_APPS
+
+        engines = (import_module(f"{folder}.engine").engine for folder in GAME_APPS)
+        _standalone = {engine.slug: engine for engine in engines}
+    return _standalone
 
 
 def get_engine(slug: str) -> Engine:
     """The engine for a game slug; ``KeyError`` for an unknown slug."""
-    if slug not in _loaded:
-        module_name = ENGINE_MODULES[slug]
-        module = importlib.import_module(f"{__name__}.{module_name}")
-        _loaded[slug] = module.engine
-    return _loaded[slug]
+    return _registered()[slug]
+
+
+def engine_slugs() -> list[str]:
+    """The slugs of every registered game, in the site's order."""
+    return list(_registered())
 
 
 def all_engines() -> list[Engine]:
-    """Every registered engine, in the order of ``ENGINE_MODULES``."""
-    return [get_engine(slug) for slug in ENGINE_MODULES]
+    """Every registered engine, in the site's order."""
+    return list(_registered().values())

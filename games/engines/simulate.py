@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import ENGINE_MODULES, get_engine
+from . import engine_slugs, get_engine
 from .base import Engine
 
 
@@ -74,7 +74,7 @@ def play_game(
 def main(argv: list[str] | None = None) -> int:
     """The command line."""
     parser = argparse.ArgumentParser(prog="python -m games.engines.simulate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("slug", choices=sorted(ENGINE_MODULES))
+    parser.add_argument("slug", choices=sorted(engine_slugs()))
     parser.add_argument("--players", type=int, default=None, help="seats (default: the engine's minimum)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE")

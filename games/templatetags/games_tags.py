@@ -10,8 +10,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games import selectors
-from games.engines import ENGINE_MODULES, get_engine
+from games.engines import engine_slugs, get_engine
+from games.history import selectors as history_selectors
 
 register = template.Library()
 
@@ -35,7 +35,7 @@ def _place(language: str, rank: str) -> str:
 
 
 def _engine_name(slug: str) -> str:
-    return get_engine(slug).name if slug in ENGINE_MODULES else slug
+    return get_engine(slug).name if slug in engine_slugs() else slug
 
 
 @register.simple_tag
@@ -73,15 +73,28 @@ def match_history(context, profile_user, page=1):
     """``{% match_history profile_user page %}``: finished games (paginated) and per-game stats.
 
     Three queries whatever the length of the history or the page shown: the stats are the
-    counters ``PlayerStats`` keeps, the history a keyset page (``selectors.history_page``).
+    counters ``PlayerStats`` keeps, the history a keyset page (``history_selectors.history_page``).
     """
-    stats = selectors.game_stats(user=profile_user)
+    stats = history_selectors.game_stats(user=profile_user)
     for row in stats:
         row["name"] = _engine_name(row["engine_slug"])
-    history = selectors.match_history(user=profile_user, page=page)
+    history = history_selectors.match_history(user=profile_user, page=page)
     return {
         "profile_user": profile_user,
         "stats": stats,
         "page": history,
         "request": context.get("request"),
     }
+
+
+@register.simple_tag
+def game_stylesheet(slug: str) -> str:
+    """The URL of a game's own stylesheet (its folder's ``static/<label>/<label>.css``); "" for an unknown game."""
+    from django.templatetags.static import static
+
+    from games.registry import get_game
+
+    try:
+        return static(get_game(slug).stylesheet)
+    except KeyError:
+        return ""

@@ -34,38 +34,35 @@ Notes for the templates that include ours:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.engines import ENGINE_MODULES
 from games.ui.base import BadMoveInput, GameUI, generic_event_text
 from games.ui.messages import COMMON_TEMPLATES, render_message
 
 __all__ = ["BadMoveInput", "GameUI", "describe_event", "get_ui", "illegal_move_message"]
 
-_UI_CLASSES = {
-    "mamma-mia": ("games.ui.mamma_mia", "MammaMiaUI"),
-    "konamon": ("games.ui.konamon", "KonamonUI"),
-    "marumiere": ("games.ui.marumiere", "MarumiereUI"),
-}
-_loaded: dict[str, GameUI] = {}
 
 
 def get_ui(slug: str) -> GameUI:
-    """The UI of a game slug; ``KeyError`` for an unknown slug."""
-    if slug not in _loaded:
-        module_name, class_name = _UI_CLASSES[slug]
-        _loaded[slug] = getattr(importlib.import_module(module_name), class_name)()
-    return _loaded[slug]
+    """The UI of a game slug (its folder's ``ui``, found through the registry); ``KeyError`` for an unknown slug."""
+    from games.registry import get_game
+
+    return get_game(slug).ui
+
+
+def _slugs() -> list[str]:
+    from games.engines import engine_slugs
+
+    return engine_slugs()
 
 
 def describe_event(slug: str, event: Mapping[str, Any], players: list[dict[str, Any]]) -> SafeString:
     """One structured log event as a translated, HTML-escaped sentence naming players and cards."""
-    if slug not in _UI_CLASSES:
+    if slug not in _slugs():
         return mark_safe(escape(generic_event_text(event, players)))  # noqa: S308 - escaped
     return get_ui(slug).describe_event(event, players=players)
 
@@ -79,11 +76,11 @@ def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:
     """
     slug = slug or _raised_by(exc)
     tables = []
-    if slug in _UI_CLASSES:
+    if slug in _slugs():
         ui = get_ui(slug)
         tables.append((ui.message_templates, ui.message_formatters))
     tables.append((COMMON_TEMPLATES, {}))
-    tables += [(get_ui(o).message_templates, get_ui(o).message_formatters) for o in _UI_CLASSES if o != slug]
+    tables += [(get_ui(o).message_templates, get_ui(o).message_formatters) for o in _slugs() if o != slug]
     for templates, formatters in tables:
         text = render_message(exc, templates=templates, formatters=formatters)
         if text is not None:
@@ -93,7 +90,9 @@ def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:
 
 def _raised_by(exc: BaseException) -> str | None:
     """The slug of the engine module that raised ``exc`` (codes may mean different things in two games)."""
-    modules = {f"games.engines.{module}": slug for slug, module in ENGINE_MODULES.items()}
+    from games.engines import get_engine
+
+    modules = {type(get_engine(slug)).__module__: slug for slug in _slugs()}
     found = None
     traceback = exc.__traceback__
     while traceback is not None:

@@ -94,18 +94,28 @@ class GameUI:
     message_templates: dict[str, Any] = {}
     # IllegalMove param name -> how to show its value (a product id as its translated name).
     message_formatters: dict[str, Callable[[Any], str]] = {}
+    # Legal move type -> what the player is asked to do, for e-mails ("place your bid"); the first
+    # type of the seat's legal moves listed here wins, else the platform's generic phrase.
+    awaited_phrases: tuple[tuple[str, Any], ...] = ()
+    # Engine option -> (label, help text, {value: label}) for the creation form and the game page.
+    option_labels: dict[str, tuple[Any, Any, dict[Any, Any]]] = {}
+
+    @property
+    def template_folder(self) -> str:
+        """Where the game folder keeps its templates: ``<app label>/``, the package holding this UI."""
+        return type(self).__module__.rpartition(".")[0].rpartition(".")[2]
 
     @property
     def table_template(self) -> str:
-        return f"games/ui/{self.slug}/table.html"
+        return f"{self.template_folder}/table.html"
 
     @property
     def moves_template(self) -> str:
-        return f"games/ui/{self.slug}/moves.html"
+        return f"{self.template_folder}/moves.html"
 
     @property
     def revealed_template(self) -> str:
-        return f"games/ui/{self.slug}/revealed.html"
+        return f"{self.template_folder}/revealed.html"
 
     # Page ----------------------------------------------------------------------
 

@@ -1,8 +1,6 @@
-"""Translated names of seats, cards and card parts, shared by the three game UIs.
+"""Names in sentences, shared by every game UI: players, lists and counts.
 
-Card names go through ``pgettext`` with a context per game, because the same
-English word may need different words in other languages (a Marumiere "red"
-card is not a Mamma Mia! "red" recipe in every language).
+Each game's card names live in its own folder (``<game>/names.py``).
 """
 
 from __future__ import annotations
@@ -10,63 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-
-# Mamma Mia! ------------------------------------------------------------------
-
-TOPPING_NAMES = {
-    "pineapple": pgettext_lazy("mamma mia topping", "pineapple"),
-    "olive": pgettext_lazy("mamma mia topping", "olive"),
-    "pepper": pgettext_lazy("mamma mia topping", "pepper"),
-    "mushroom": pgettext_lazy("mamma mia topping", "mushroom"),
-    "salami": pgettext_lazy("mamma mia topping", "salami"),
-}
-RECIPE_COLOUR_NAMES = {
-    "green": pgettext_lazy("mamma mia recipe colour", "green"),
-    "red": pgettext_lazy("mamma mia recipe colour", "red"),
-    "yellow": pgettext_lazy("mamma mia recipe colour", "yellow"),
-    "purple": pgettext_lazy("mamma mia recipe colour", "purple"),
-    "brown": pgettext_lazy("mamma mia recipe colour", "brown"),
-}
-RECIPE_SPECIAL_NAMES = {
-    "bombastica": pgettext_lazy("mamma mia recipe", "Bombastica"),
-    "monotoni": pgettext_lazy("mamma mia recipe", "Monotoni"),
-    "minimale": pgettext_lazy("mamma mia recipe", "Minimale"),
-}
-
-# Konamon! ---------------------------------------------------------------------
-
-PRODUCT_NAMES = {
-    "okonomiyaki": pgettext_lazy("konamon product", "okonomiyaki"),
-    "taiyaki": pgettext_lazy("konamon product", "taiyaki"),
-    "takoyaki": pgettext_lazy("konamon product", "takoyaki"),
-}
-PROCESS_NAMES = {
-    "prep": pgettext_lazy("konamon process", "prep"),
-    "bake": pgettext_lazy("konamon process", "bake"),
-    "hand_over": pgettext_lazy("konamon process", "hand over"),
-}
-BOARD_NAMES = {
-    "cooking": pgettext_lazy("konamon board", "Cooking board"),
-    "stove": pgettext_lazy("konamon board", "Stove"),
-    "showcase": pgettext_lazy("konamon board", "Hot showcase"),
-}
-
-# Marumiere ----------------------------------------------------------------------
-
-SUIT_NAMES = {
-    "red": pgettext_lazy("marumiere colour", "red"),
-    "blue": pgettext_lazy("marumiere colour", "blue"),
-    "yellow": pgettext_lazy("marumiere colour", "yellow"),
-    "green": pgettext_lazy("marumiere colour", "green"),
-}
-SUIT_SHAPES = {
-    "red": pgettext_lazy("marumiere shape", "heart"),
-    "blue": pgettext_lazy("marumiere shape", "drop"),
-    "yellow": pgettext_lazy("marumiere shape", "star"),
-    "green": pgettext_lazy("marumiere shape", "clover"),
-}
 
 
 def lookup(table: dict[str, Any], key: Any) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engines import card_backs as cb
-from games.engines import marumiere
+from marumiere import card_backs as cb
+from marumiere import engine as marumiere
 
 SVG = "{http://www.w3.org/2000/svg}"
 SIZES = [0.92, 1.0, 2.5, 4.87, 5.0, 7.36, 8.64, 9.0, 9.72]

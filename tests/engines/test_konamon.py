@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.engines import IllegalMove, get_engine
-from games.engines import konamon as k
+from konamon import engine as k
 
 engine = get_engine("konamon")
 OK, TA, TK = "okonomiyaki", "taiyaki", "takoyaki"

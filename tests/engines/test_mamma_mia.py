@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from games.engines import IllegalMove, get_engine
-from games.engines import mamma_mia as mm
+from mamma_mia import engine as mm
 
 E = get_engine("mamma-mia")
 MM = mm.MAMMA_MIA

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from games.engines import IllegalMove, get_engine
-from games.engines import marumiere as m
+from marumiere import engine as m
 
 engine = get_engine("marumiere")
 ALL_CARDS = [f"{colour}-{number}" for colour in ("red", "blue", "yellow", "green") for number in range(1, 10)]

@@ -1,7 +1,7 @@
 """The properties every engine keeps (``shared/rules/ENGINE.md``), checked on seeded random playouts.
 
-Parametrized over ``games.engines.ENGINE_MODULES``; a slug whose module does not
-exist yet is skipped. Engine-specific checks (conservation of cards, need to
+Parametrized over every registered game (``games.engines.engine_slugs``): the three of the site
+and the test settings' plug-in game. Engine-specific checks (conservation of cards, need to
 know about particular hidden facts, the worked examples) live in each game's
 own test file.
 
@@ -12,28 +12,20 @@ Moves are compared by their JSON with sorted keys, so ``1`` and ``True`` or
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import random
 from typing import Any
 
 import pytest
 
-from games.engines import ENGINE_MODULES, IllegalMove, get_engine
+from games.engines import IllegalMove, engine_slugs, get_engine
 
 MOVE_LIMIT = 20_000  # no game may last longer (termination)
 ODD_VALUES: list[Any] = [None, True, False, 0, -1, 1, 2, 99, 10**9, 1.5, "", "?", "x" * 40, [], {}, [None], {"?": 1}]
 NOT_MOVES: list[Any] = [None, 0, 1, "turn", "", [], [{}], ("type",), 1.5, True]
 
 
-def _exists(slug: str) -> bool:
-    return importlib.util.find_spec(f"games.engines.{ENGINE_MODULES[slug]}") is not None
-
-
-SLUGS = [
-    pytest.param(slug, marks=pytest.mark.skipif(not _exists(slug), reason=f"games.engines.{module} not written yet"))
-    for slug, module in ENGINE_MODULES.items()
-]
+SLUGS = engine_slugs()
 
 
 def canon(value: Any) -> str:
@@ -48,11 +40,7 @@ def seat_counts(engine) -> list[int]:
 def player_cases() -> list:
     """(slug, players) for every slug and every player count it allows."""
     cases = []
-    for param in SLUGS:
-        slug = param.values[0]
-        if not _exists(slug):
-            cases.append(pytest.param(slug, 0, marks=param.marks, id=f"{slug}-missing"))
-            continue
+    for slug in SLUGS:
         for players in seat_counts(get_engine(slug)):
             cases.append(pytest.param(slug, players, id=f"{slug}-{players}p"))
     return cases
@@ -61,11 +49,7 @@ def player_cases() -> list:
 def option_cases() -> list:
     """(slug, options) for every allowed value of every option."""
     cases = []
-    for param in SLUGS:
-        slug = param.values[0]
-        if not _exists(slug):
-            cases.append(pytest.param(slug, {}, marks=param.marks, id=f"{slug}-missing"))
-            continue
+    for slug in SLUGS:
         engine = get_engine(slug)
         cases.append(pytest.param(slug, {}, id=f"{slug}-defaults"))
         for name, values in engine.options.items():
@@ -75,7 +59,7 @@ def option_cases() -> list:
 
 
 def module_of(slug: str):
-    return importlib.import_module(f"games.engines.{ENGINE_MODULES[slug]}")
+    return importlib.import_module(type(get_engine(slug)).__module__)
 
 
 def assert_illegal(engine, state, seat, move, why: str) -> None:

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 from game_helpers import awaited_human, start_game
 
-from games import services, signals
+from games import signals, tables
+from games.lobby import services as lobby_services
 from games.models import Game, GameStatus, Invitation, Move, Seat
 
 
@@ -174,7 +175,7 @@ def test_private_games_are_seen_only_by_their_players_and_link_holders(players, 
     for name in ("game", "game-table", "game-log"):
         assert client.get(reverse(name, args=[game.pk])).status_code == 404
     assert client.get(reverse("api-game", args=[game.pk])).status_code == 404
-    link = reverse("game-invite-link", args=[services.invite_token(game)])
+    link = reverse("game-invite-link", args=[lobby_services.invite_token(game)])
     assert client.get(link).status_code == 302
     assert client.get(reverse("game", args=[game.pk])).status_code == 200  # now as a spectator
     assert client.get(reverse("game-invite-link", args=["forged"])).status_code == 404
@@ -259,7 +260,7 @@ def test_bad_create_forms_are_refused(players, client, data):
 def test_seat_order_is_drawn_from_the_seed(players):
     game = start_game("konamon", players[:4])
     state_seed = int(game.state_row.seed)
-    order = services.seat_order(state_seed, 4)
+    order = tables.seat_order(state_seed, 4)
     by_join = {s.join_order: s.number for s in Seat.objects.filter(game=game)}
     assert [order.index(j) for j in range(4)] == [by_join[j] for j in range(4)]
 

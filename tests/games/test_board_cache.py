@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from games import board as game_board
 from games.models import GameState, Seat, SeatView
-from games.ui.konamon import action_card
+from konamon.ui import action_card
 from tests.games.game_helpers import start_game
 from tests.games.ui.support import forms_in, possible_posts
 
@@ -159,7 +159,7 @@ def test_the_page_renders_when_the_cache_is_down(players, board_writes, monkeypa
 def test_a_board_newer_than_the_game_row_read_is_shown_but_not_stored(players, board_writes, monkeypatch):
     """A move committed between reading the game and reading the viewer's row: that board is not
     the one of the version the page read, so it must not be stored under that version's key."""
-    from games import selectors
+    from games.play import selectors as play_selectors
 
     game = start_game("konamon", players[:2])
     user = seat_users(game)[0]
@@ -169,14 +169,14 @@ def test_a_board_newer_than_the_game_row_read_is_shown_but_not_stored(players, b
     form_post = {"move": json.dumps(SeatView.objects.get(game=game, seat_number=0).legal_moves[0]), "version": 0}
     assert client.post(reverse("game-move", args=[game.pk]), form_post).status_code == 302
     board_writes.clear()
-    real_access = selectors.game_access
+    real_access = play_selectors.game_access
 
     def access_read_before_the_move(**kwargs):
         access = real_access(**kwargs)
         access.game.version -= 1
         return access
 
-    monkeypatch.setattr(selectors, "game_access", access_read_before_the_move)
+    monkeypatch.setattr(play_selectors, "game_access", access_read_before_the_move)
     html = page(client, game)
     assert 'class="gt gt--konamon"' in html
     assert board_writes == []

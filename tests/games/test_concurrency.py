@@ -9,9 +9,10 @@ import pytest
 from django.db import connection
 from game_helpers import awaited_human, start_game
 
-from games import services
 from games.exceptions import StaleVersion
+from games.history import services as history_services
 from games.models import Move, SeatView
+from games.play import services as play_services
 
 
 def run_together(*calls):
@@ -44,7 +45,7 @@ def test_two_submissions_for_the_same_turn_apply_exactly_once(players, repeat):
     version = game.version
 
     def submit(move):
-        return lambda: services.check_play_move(
+        return lambda: play_services.check_play_move(
             user=seat.user, game_id=game.pk, move=move, expected_version=version, idempotency_key=uuid.uuid4()
         )
 
@@ -58,7 +59,7 @@ def test_two_submissions_for_the_same_turn_apply_exactly_once(players, repeat):
     assert Move.objects.filter(game=game).count() == 1
     game.refresh_from_db()
     assert game.version == version + 1
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -66,14 +67,18 @@ def test_many_threads_racing_leave_one_move_and_a_consistent_game(players):
     game = start_game("marumiere", players[:3])
     seat, view = awaited_human(game)
     calls = [
-        (lambda m=m: services.check_play_move(user=seat.user, game_id=game.pk, move=m, expected_version=game.version))
+        (
+            lambda m=m: play_services.check_play_move(
+                user=seat.user, game_id=game.pk, move=m, expected_version=game.version
+            )
+        )
         for m in (view.legal_moves * 3)[:6]
     ]
     results = run_together(*calls)
     assert sum(kind == "ok" for kind, _ in results) == 1
     assert all(isinstance(v, StaleVersion) for kind, v in results if kind == "error")
     assert Move.objects.filter(game=game).count() == 1
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -81,7 +86,7 @@ def test_the_same_form_posted_twice_at_once_applies_once(players):
     game = start_game("konamon", players[:3])
     seat, view = awaited_human(game)
     key = uuid.uuid4()
-    call = lambda: services.check_play_move(  # noqa: E731
+    call = lambda: play_services.check_play_move(  # noqa: E731
         user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version, idempotency_key=key
     )
     results = run_together(call, call)
@@ -100,7 +105,7 @@ def test_simultaneous_choices_of_different_players_both_apply(players):
     assert len(seats) == 3
     calls = [
         (
-            lambda s=s: services.check_play_move(
+            lambda s=s: play_services.check_play_move(
                 user=s.user, game_id=game.pk, move=views[s.number].legal_moves[0], expected_version=version
             )
         )
@@ -109,4 +114,4 @@ def test_simultaneous_choices_of_different_players_both_apply(players):
     results = run_together(*calls)
     assert [kind for kind, _ in results] == ["ok", "ok", "ok"], results
     assert Move.objects.filter(game=game, made_by="player").count() >= 3
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []

@@ -8,7 +8,7 @@ import random
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
-from game_helpers import awaited_human, game_params, start_game
+from game_helpers import SLUGS, awaited_human, start_game
 
 from games.models import Game, GameStatus, Move, Seat
 
@@ -36,7 +36,7 @@ def play_to_the_end(client, game, rng, *, check_every=25):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("slug", game_params())
+@pytest.mark.parametrize("slug", SLUGS)
 def test_full_game_through_the_pages(slug, players, client):
     game = start_game(slug, players[:2], bots=1)
     assert game.status == GameStatus.ACTIVE
@@ -66,7 +66,7 @@ def test_full_game_through_the_pages(slug, players, client):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("slug", game_params(ui=False))
+@pytest.mark.parametrize("slug", SLUGS)
 def test_full_game_through_the_api_with_a_token(slug, players, client):
     """Two users play with API tokens; a bot fills the third seat."""
     tokens = {}

@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 from game_helpers import start_game
 
-from games import selectors, services
+from games.history import selectors as history_selectors
 from games.models import Game, GameState, GameStatus, PlayerStats, Seat, SeatView
+from games.play import services as play_services
 
 
 def aggregate_stats(user) -> dict[str, dict]:
@@ -46,7 +47,7 @@ def aggregate_stats(user) -> dict[str, dict]:
 def counter_stats(user) -> dict[str, dict]:
     return {
         row["engine_slug"]: {k: row[k] for k in ("played", "won", "average_place", "dropped")}
-        for row in selectors.game_stats(user=user)
+        for row in history_selectors.game_stats(user=user)
     }
 
 
@@ -73,18 +74,20 @@ def play_out(game, rng: random.Random, *, victim: int | None = None, drop: str =
             return dropped
         awaited = list(Seat.objects.filter(game=game, awaited=True).select_related("user").order_by("number"))
         if any(s.is_bot for s in awaited):
-            services.play_bot_turns(game_id=game.pk)
+            play_services.play_bot_turns(game_id=game.pk)
             continue
         # The victim moves last when several seats choose at once (Konamon!).
         seat = next((s for s in awaited if s.number != victim), awaited[0])
         if seat.number == victim and (drop == "early" or (drop == "last" and timeout_ends_the_game(game, victim))):
             if drop == "last":
                 Seat.objects.filter(pk=seat.pk).update(timeouts=2)
-            services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version)
+            play_services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version)
             dropped = Seat.objects.get(pk=seat.pk).dropped_out
             continue
         legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-        services.check_play_move(user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version)
+        play_services.check_play_move(
+            user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
+        )
     raise AssertionError("the game did not end")
 
 
@@ -121,13 +124,13 @@ def test_the_migration_backfill_gives_the_counters_the_services_keep(players):
     alice = players[0]
     finished_games(alice, 7, opponents=players[1:3])
     kept = counter_stats(alice)
-    history = [s.pk for s in selectors.history_page(user=alice, per_page=50).object_list]
+    history = [s.pk for s in history_selectors.history_page(user=alice, per_page=50).object_list]
     Seat.objects.update(finished_at=None)
     PlayerStats.objects.all().delete()
     migration = importlib.import_module("games.migrations.0003_history_keys_and_player_stats")
     migration.backfill(apps, None)
     assert counter_stats(alice) == kept == aggregate_stats(alice)
-    assert [s.pk for s in selectors.history_page(user=alice, per_page=50).object_list] == history
+    assert [s.pk for s in history_selectors.history_page(user=alice, per_page=50).object_list] == history
 
 
 def finished_games(user, count: int, *, opponents, ties: int = 1) -> list[Game]:
@@ -149,7 +152,7 @@ def finished_games(user, count: int, *, opponents, ties: int = 1) -> list[Game]:
                                 final_rank=n + 1, final_score=5 - 2 * n, finished_at=finished)
             for n in range(2)
         ]
-        services.record_finished_seats(engine_slug=game.engine_slug, seats=seats)
+        play_services.record_finished_seats(engine_slug=game.engine_slug, seats=seats)
         games.append(game)
     return games
 
@@ -168,7 +171,7 @@ def test_history_pages_walk_every_finished_game_exactly_once_both_ways(players):
 
     pages, token = [], None
     while True:
-        page = selectors.history_page(user=alice, page=token, per_page=5)
+        page = history_selectors.history_page(user=alice, page=token, per_page=5)
         pages.append([s.game_id for s in page.object_list])
         assert all(s.user_id == alice.pk for s in page.object_list)
         token = page.older
@@ -178,21 +181,22 @@ def test_history_pages_walk_every_finished_game_exactly_once_both_ways(players):
     assert [game_id for p in pages for game_id in p] == expected
 
     # Back from the oldest page: full pages aligned on the oldest game, then the newest page.
-    page = selectors.history_page(user=alice, page=selectors.OLDEST, per_page=5)
+    page = history_selectors.history_page(user=alice, page=history_selectors.OLDEST, per_page=5)
     assert page.older is None
     back = [[s.game_id for s in page.object_list]]
     while page.newer is not None:
-        page = selectors.history_page(user=alice, page=page.newer, per_page=5)
+        page = history_selectors.history_page(user=alice, page=page.newer, per_page=5)
         back.append([s.game_id for s in page.object_list])
     assert back[0] == expected[-5:] and back[-1] == expected[:5]
     seen = [game_id for p in back for game_id in p]
     assert set(seen) == set(expected) and len(seen) == len(set(seen)) + (5 - 23 % 5)  # only the newest page overlaps
 
     def ids(token):
-        return [s.game_id for s in selectors.history_page(user=alice, page=token, per_page=5).object_list]
+        return [s.game_id for s in history_selectors.history_page(user=alice, page=token, per_page=5).object_list]
 
     # "Newer" from the second page is the first page; a forged or outdated token is the newest page.
-    second = selectors.history_page(user=alice, page=selectors.history_page(user=alice, per_page=5).older, per_page=5)
+    first = history_selectors.history_page(user=alice, per_page=5)
+    second = history_selectors.history_page(user=alice, page=first.older, per_page=5)
     assert ids(second.newer) == pages[0]
     for forged in ("older.x.1", "newer.1.2.3", "3", "older.99999999999999999999.1", "older.0.1"):
         assert ids(forged) == pages[0], forged

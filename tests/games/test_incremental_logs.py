@@ -8,20 +8,22 @@ import random
 import pytest
 from game_helpers import start_game
 
-from games import services, signals
+from games import signals, tables
 from games.engines import get_engine
+from games.history import services as history_services
 from games.models import MadeBy, Seat, SeatView
+from games.play import services as play_services
 
 
 def _stored_logs_match_whole_logs(game) -> list[str]:
     """Each viewer's stored tail and size against ``log_tail`` and ``len`` of its whole log now."""
-    state = services.full_state(game)
+    state = tables.full_state(game)
     problems = []
     rows = list(SeatView.objects.filter(game=game))
     assert len(rows) == game.players + 1
     for row in rows:
         whole = game.engine.view(state, row.seat_number)["log"]
-        if row.log_size != len(whole) or row.log_tail != services.log_tail(whole):
+        if row.log_size != len(whole) or row.log_tail != tables.log_tail(whole):
             problems.append(f"version {game.version}, viewer {row.seat_number}")
     return problems
 
@@ -56,12 +58,12 @@ def test_each_viewers_stored_log_tail_and_size_equal_its_whole_logs_at_every_mov
                 break
             seat = Seat.objects.filter(game=game, awaited=True).select_related("user").order_by("number").first()
             if seat.is_bot:  # dropped out after three timeouts: the bot task's own loop
-                services.play_bot_turns(game_id=game.pk, expected_version=game.version)
+                play_services.play_bot_turns(game_id=game.pk, expected_version=game.version)
             elif rng.random() < 0.05:
-                services.play_timeout_move(game_id=game.pk, seat_number=seat.number, expected_version=game.version)
+                play_services.play_timeout_move(game_id=game.pk, seat_number=seat.number, expected_version=game.version)
             else:
                 legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-                services.check_play_move(
+                play_services.check_play_move(
                     user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
                 )
     finally:
@@ -72,5 +74,5 @@ def test_each_viewers_stored_log_tail_and_size_equal_its_whole_logs_at_every_mov
     assert problems == []
     assert checked["start"] == 1 and checked["moves"] == game.version
     assert {MadeBy.PLAYER, MadeBy.TIMEOUT} <= checked["made_by"]
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
 

@@ -1,5 +1,5 @@
 def test_log_tail_keeps_the_whole_current_round_within_bounds():
-    from games.services import LOG_TAIL, LOG_TAIL_MAX, log_tail
+    from games.tables import LOG_TAIL, LOG_TAIL_MAX, log_tail
 
     short_round = [{"type": "turn"}] * 100 + [{"type": "round"}] + [{"type": "turn"}] * 10
     assert log_tail(short_round) == short_round[-LOG_TAIL:]

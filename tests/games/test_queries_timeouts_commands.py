@@ -16,8 +16,11 @@ from django.urls import reverse
 from django.utils.html import escape
 from game_helpers import awaited_human, start_game
 
-from games import selectors, services, signals
+from games import signals, tables
+from games.history import services as history_services
 from games.models import GameEvent, GameState, GameStatus, Move, Seat, SeatView
+from games.play import selectors as play_selectors
+from games.play import services as play_services
 from games.ui import describe_event
 
 
@@ -27,11 +30,13 @@ def advance(game, moves, rng):
         if game.status != GameStatus.ACTIVE:
             return
         if Seat.objects.filter(game=game, awaited=True, is_bot=True).exists():
-            services.play_bot_turns(game_id=game.pk)
+            play_services.play_bot_turns(game_id=game.pk)
             continue
         seat = Seat.objects.filter(game=game, awaited=True).select_related("user").first()
         legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-        services.check_play_move(user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version)
+        play_services.check_play_move(
+            user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
+        )
 
 
 @contextlib.contextmanager
@@ -59,7 +64,7 @@ def page_and_move_queries(client, game):
         assert client.get(reverse("game", args=[game.pk])).status_code == 200
     with CaptureQueriesContext(connection) as partial:
         assert client.get(reverse("game-table", args=[game.pk]) + "?v=old").status_code == 200
-    token = selectors.page_token(game=game, seats=list(game.seats.all()))
+    token = play_selectors.page_token(game=game, seats=list(game.seats.all()))
     with CaptureQueriesContext(connection) as unchanged:
         assert client.get(reverse("game-table", args=[game.pk]) + f"?v={token}").status_code == 204
     with platform_receivers_only(), CaptureQueriesContext(connection) as move:
@@ -101,12 +106,12 @@ def test_my_games_and_match_history_queries_do_not_grow_with_history(players, cl
     def finish_one():
         game = start_game("marumiere", players[:1], bots=1)
         for _ in range(500):
-            services.play_bot_turns(game_id=game.pk)
+            play_services.play_bot_turns(game_id=game.pk)
             game.refresh_from_db()
             if game.status != GameStatus.ACTIVE:
                 break
             seat, view = awaited_human(game)
-            services.check_play_move(
+            play_services.check_play_move(
                 user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
             )
         assert game.status == GameStatus.FINISHED
@@ -125,7 +130,7 @@ def test_nav_count_is_one_query(players):
     start_game("mamma-mia", players[:3])
     seat = Seat.objects.filter(awaited=True).select_related("user").first()
     with CaptureQueriesContext(connection) as queries:
-        assert selectors.count_games_awaiting(user=seat.user) == 1
+        assert play_selectors.count_games_awaiting(user=seat.user) == 1
     assert len(queries) == 1
 
 
@@ -137,7 +142,7 @@ def test_timeouts_play_the_bot_and_three_hand_the_seat_over(players, django_capt
     seat = Seat.objects.get(game=game, awaited=True)
     assert seat.deadline_at is not None and seat.deadline_at > seat.awaited_since
     victim = seat.number
-    assert services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version + 1) == []
+    assert play_services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version + 1) == []
     count = 0
     for _ in range(400):
         game.refresh_from_db()
@@ -146,13 +151,17 @@ def test_timeouts_play_the_bot_and_three_hand_the_seat_over(players, django_capt
             break
         if seat.awaited:
             with django_capture_on_commit_callbacks(execute=True):
-                moves = services.play_timeout_move(game_id=game.pk, seat_number=victim, expected_version=game.version)
+                moves = play_services.play_timeout_move(
+                    game_id=game.pk, seat_number=victim, expected_version=game.version
+                )
             assert moves and all(m.made_by == "timeout" for m in moves)
             count += 1
         else:
             other = Seat.objects.get(game=game, awaited=True)
             legal = SeatView.objects.get(game=game, seat_number=other.number).legal_moves
-            services.check_play_move(user=other.user, game_id=game.pk, move=legal[0], expected_version=game.version)
+            play_services.check_play_move(
+                user=other.user, game_id=game.pk, move=legal[0], expected_version=game.version
+            )
     seat.refresh_from_db()
     assert count == 3 and seat.timeouts == 3 and seat.dropped_out and seat.is_bot and seat.user_id
     assert timed_out == [False, False, True]
@@ -161,7 +170,7 @@ def test_timeouts_play_the_bot_and_three_hand_the_seat_over(players, django_capt
     # The bot now plays the seat by itself (eager Celery), and the log says so to everyone.
     game.refresh_from_db()
     assert not Seat.objects.filter(game=game, awaited=True, is_bot=True).exists() or game.status != "active"
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
 
 
 @pytest.mark.django_db
@@ -181,7 +190,7 @@ def test_signals_are_sent_inside_the_transaction_with_newly_awaited_seats(player
         assert started == [game.pk]
         assert log[-1] == ([0, 1, 2], [])  # everyone chooses at once
         seat, view = awaited_human(game)
-        services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
+        play_services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
         assert log[-1] == ([], [1])  # the others were told already
     finally:
         signals.game_advanced.disconnect(on_advanced)
@@ -205,12 +214,12 @@ def test_check_snapshots_reports_a_tampered_game(players):
 def test_check_snapshot_reports_a_stored_log_tail_or_size_that_differs(players):
     game = start_game("konamon", players[:3])
     advance(game, 40, random.Random(4))
-    assert services.check_snapshot(game).problems == []
+    assert history_services.check_snapshot(game).problems == []
     row = SeatView.objects.get(game=game, seat_number=1)
     SeatView.objects.filter(pk=row.pk).update(log_size=row.log_size + 1)
-    assert services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
+    assert history_services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
     SeatView.objects.filter(pk=row.pk).update(log_size=row.log_size, log_tail=row.log_tail[1:])
-    assert services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
+    assert history_services.check_snapshot(game).problems == ["stored log tail of 1 differs"]
 
 
 @pytest.mark.django_db
@@ -218,9 +227,9 @@ def test_check_snapshot_reports_a_stored_log_tail_or_size_that_differs(players):
 def test_the_api_and_the_whole_log_page_give_each_viewer_its_own_whole_log(slug, players, client):
     game = start_game(slug, players[:3])
     advance(game, 60, random.Random(8))
-    state = services.full_state(game)
+    state = tables.full_state(game)
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
-    players_shown = selectors.player_dicts(seats)
+    players_shown = play_selectors.player_dicts(seats)
     for seat in [*seats, None]:
         number = seat.number if seat is not None else None
         client.logout()
@@ -229,7 +238,7 @@ def test_the_api_and_the_whole_log_page_give_each_viewer_its_own_whole_log(slug,
         expected = game.engine.view(state, number)
         assert client.get(reverse("api-game", args=[game.pk])).json()["view"] == json.loads(json.dumps(expected))
         row = SeatView.objects.get(game=game, seat_number=number)
-        assert row.log_size == len(expected["log"]) and row.log_tail == services.log_tail(expected["log"])
+        assert row.log_size == len(expected["log"]) and row.log_tail == tables.log_tail(expected["log"])
         page = client.get(reverse("game-log", args=[game.pk])).content.decode()
         lines = re.findall(r"<li[^>]*>(.*?)</li>", page, flags=re.S)
         assert len(row.log_tail) < row.log_size  # so the first event is on the whole-log page only
@@ -241,6 +250,6 @@ def test_the_api_and_the_whole_log_page_give_each_viewer_its_own_whole_log(slug,
 def test_a_replayed_move_log_rebuilds_the_state_exactly(players):
     game = start_game("marumiere", players[:3])
     advance(game, 40, random.Random(5))
-    *_, (last_move, state) = services.replay_states(game)
-    assert state == services.full_state(game)
+    *_, (last_move, state) = history_services.replay_states(game)
+    assert state == tables.full_state(game)
     assert last_move.sequence == Move.objects.filter(game=game).count()

@@ -56,12 +56,12 @@ class ScriptedBackend(BaseEmailBackend):
 
 def play(game, *, index=0):
     """The awaited human seat plays its ``index``-th legal move; returns the seat that moved."""
-    from games import services
+    from games.play import services as play_services
 
     game.refresh_from_db()
     seat, view = awaited(game)
     assert seat is not None, "no human seat is awaited"
-    services.check_play_move(
+    play_services.check_play_move(
         user=seat.user, game_id=game.pk, move=view.legal_moves[index], expected_version=game.version
     )
     game.refresh_from_db()
@@ -69,7 +69,7 @@ def play(game, *, index=0):
 
 
 def visit(seat):
-    from games import services
+    from games.play import services as play_services
 
     seat.refresh_from_db()
-    services.mark_visited(seat_id=seat.pk, version=seat.game.version)
+    play_services.mark_visited(seat_id=seat.pk, version=seat.game.version)

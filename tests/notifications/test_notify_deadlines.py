@@ -9,7 +9,7 @@ import time_machine
 from notify_helpers import awaited, play, start_game
 
 from games.models import MadeBy, Move, Seat
-from games.selectors import player_dicts
+from games.play.selectors import player_dicts
 from notifications import tasks
 from notifications.deadlines import check_deadlines, due_stage
 from notifications.models import DeadlineReminder, OutboxEmail

@@ -7,7 +7,7 @@ from django.core import mail
 from notify_helpers import play, start_game
 
 from accounts.models import NotifyMode
-from games import services
+from games.lobby import services as lobby_services
 from games.models import GameStatus
 from notifications.models import OutboxEmail
 
@@ -16,9 +16,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery", "si
 
 def test_an_invitation_by_username_sends_an_email(players, run_on_commit):
     host, guest = players[0], players[1]
-    game = services.create_game(user=host, engine_slug="mamma-mia", players=3, visibility="private")
+    game = lobby_services.create_game(user=host, engine_slug="mamma-mia", players=3, visibility="private")
     with run_on_commit():
-        services.invite_user(user=host, game_id=game.pk, username=guest.username)
+        lobby_services.invite_user(user=host, game_id=game.pk, username=guest.username)
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [guest.email]
@@ -30,9 +30,9 @@ def test_an_invitation_by_username_sends_an_email(players, run_on_commit):
 def test_no_invitation_email_for_someone_who_wants_none(players, run_on_commit):
     players[1].notify_mode = NotifyMode.NEVER
     players[1].save()
-    game = services.create_game(user=players[0], engine_slug="mamma-mia", players=3)
+    game = lobby_services.create_game(user=players[0], engine_slug="mamma-mia", players=3)
     with run_on_commit():
-        services.invite_user(user=players[0], game_id=game.pk, username=players[1].username)
+        lobby_services.invite_user(user=players[0], game_id=game.pk, username=players[1].username)
     assert mail.outbox == []
 
 
@@ -62,9 +62,9 @@ def test_the_end_of_a_game_sends_everyone_the_ranking(players, run_on_commit):
 
 
 def test_calling_a_game_off_tells_those_who_had_joined(players, run_on_commit):
-    game = services.create_game(user=players[0], engine_slug="mamma-mia", players=3)
-    services.join_game(user=players[1], game_id=game.pk)
+    game = lobby_services.create_game(user=players[0], engine_slug="mamma-mia", players=3)
+    lobby_services.join_game(user=players[1], game_id=game.pk)
     with run_on_commit():
-        services.cancel_game(user=players[0], game_id=game.pk)
+        lobby_services.cancel_game(user=players[0], game_id=game.pk)
     assert [m.to for m in mail.outbox] == [[players[1].email]]
     assert "was called off" in mail.outbox[0].subject

@@ -11,7 +11,8 @@ from django.core import mail
 from notify_helpers import awaited, play, start_game, visit
 
 from accounts.models import NotifyMode
-from games import services
+from games.history import selectors as history_selectors
+from games.play import services as play_services
 from notifications.models import OutboxEmail
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery", "site")]
@@ -83,7 +84,7 @@ def test_a_move_sends_one_turn_email_to_the_newly_awaited_player_with_everything
     row.refresh_from_db()
     assert row.status == OutboxEmail.Status.SENT and row.attempts == 1
     # Need to know: the events come from the recipient's own log only.
-    own_log = services.viewer_log(game=game, seat_number=nxt.number)
+    own_log = history_selectors.viewer_log(game=game, seat_number=nxt.number)
     assert row.payload["events"] and all(event in own_log for event in row.payload["events"])
 
 
@@ -93,7 +94,7 @@ def test_the_events_listed_are_those_since_the_recipients_own_last_move(players,
     first = play(game)  # first player moves
     play(game)  # second player moves: first is awaited again
     row = turn_rows(first.user).latest("created_at")
-    own_log = services.viewer_log(game=game, seat_number=first.number)
+    own_log = history_selectors.viewer_log(game=game, seat_number=first.number)
     before = turn_rows().exclude(pk=row.pk).get()  # the e-mail to the second player
     assert row.payload["events"] == own_log[-len(row.payload["events"]) :]
     # Nothing from before the first player's own move is repeated.
@@ -113,7 +114,7 @@ def test_emails_are_written_in_the_recipients_language_and_time_zone(players, ru
 
 def _run_timeout(game, seat):
     game.refresh_from_db()
-    services.play_timeout_move(game_id=game.pk, seat_number=seat.number, expected_version=game.version)
+    play_services.play_timeout_move(game_id=game.pk, seat_number=seat.number, expected_version=game.version)
     game.refresh_from_db()
 
 
@@ -175,7 +176,7 @@ def test_no_email_when_ones_own_move_continues_ones_turn(players, run_on_commit)
         game.refresh_from_db()
         seat, view = awaited(game)
         before = turn_rows(seat.user).count()
-        services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0],
+        play_services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0],
                                  expected_version=game.version)
         seat.refresh_from_db()
         if seat.awaited:  # the turn went on: no e-mail to the one acting
@@ -217,8 +218,8 @@ def test_a_turn_email_lists_the_same_events_when_the_move_computed_only_the_new_
 
     set_mode(players[:3], NotifyMode.EVERY_TIME)
     derived = []
-    viewer_log = services.viewer_log
-    monkeypatch.setattr(services, "viewer_log", lambda **kw: derived.append(kw) or viewer_log(**kw))
+    viewer_log = history_selectors.viewer_log
+    monkeypatch.setattr(history_selectors, "viewer_log", lambda **kw: derived.append(kw) or viewer_log(**kw))
     rng = random.Random(slug)
     game = start_game(slug, players[:3])
     emails = 0
@@ -228,7 +229,7 @@ def test_a_turn_email_lists_the_same_events_when_the_move_computed_only_the_new_
             SeatNotice.objects.filter(game=game).delete()
         marks = dict(SeatNotice.objects.filter(game=game).values_list("seat_number", "log_mark"))
         seat, view = awaited(game)
-        services.check_play_move(
+        play_services.check_play_move(
             user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
         )
         game.refresh_from_db()

@@ -150,7 +150,7 @@ class WebhookReceiver:
 
 def play(game, *, index: int = 0):
     """The awaited human seat plays its ``index``-th legal move; returns the seat that moved."""
-    from games import services
+    from games.play import services
     from tests.games.game_helpers import awaited_human
 
     game.refresh_from_db()

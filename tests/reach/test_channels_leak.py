@@ -15,12 +15,13 @@ import uuid
 
 import pytest
 
-from games import services
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
+from games.play import services
+from games.tables import full_state
 from reach import feeds, replies, texts
 from reach.fanout import refresh_flags
 from reach.models import Delivery, EventKind, Webhook
-from tests.games.game_helpers import game_params, start_game
+from tests.games.game_helpers import SLUGS, start_game
 from tests.games.test_leak import TOKENS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery", "site")]
@@ -64,7 +65,7 @@ def poisoned(game, seat_number: int):
     return Poisoned()
 
 
-@pytest.mark.parametrize("slug", game_params(ui=False))
+@pytest.mark.parametrize("slug", SLUGS)
 def test_no_channel_sends_a_hidden_card(slug, players, settings):
     settings.INBOUND_MAIL_DOMAIN = "reply.play.example"
     for user in players:
@@ -79,7 +80,7 @@ def test_no_channel_sends_a_hidden_card(slug, players, settings):
             break
         if step % 7 == 0:
             checked += 1
-            state = services.full_state(game)
+            state = full_state(game)
             for seat in Seat.objects.filter(game=game, is_bot=False).select_related("user"):
                 before = channel_outputs(game, seat)
                 if slug in TOKENS:

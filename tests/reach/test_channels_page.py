@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.lobby import services
 from notifications.models import OutboxEmail
 from reach.models import ChannelSettings, EventKind, Webhook
 from tests.games.game_helpers import start_game

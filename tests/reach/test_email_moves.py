@@ -143,8 +143,8 @@ def test_a_forged_token_changes_nothing_and_gets_no_answer(players, listener):
 
 
 def test_a_stale_reply_says_the_game_moved_on_and_lists_the_new_moves(players, listener):
-    from games import services
     from games.models import SeatView
+    from games.play import services
 
     game = start_game("marumiere", players[:2])
     seat = Seat.objects.get(game=game, awaited=True)

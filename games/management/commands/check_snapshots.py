@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.history.services import check_snapshot
 from games.models import Game, GameStatus
-from games.services import check_snapshot
 
 
 class Command(BaseCommand):

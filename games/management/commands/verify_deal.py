@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.history.services import verify_deal
 from games.models import Game
-from games.services import verify_deal
 
 
 class Command(BaseCommand):

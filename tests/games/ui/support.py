@@ -14,6 +14,7 @@ from typing import Any
 from django.template import Context, Engine
 
 from games.engines import get_engine
+from games.registry import all_games
 from games.ui import get_ui
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -29,14 +30,14 @@ COLOURS = ["green", "red", "yellow", "purple", "brown"]
 @cache
 def template_engine() -> Engine:
     return Engine(
-        dirs=[str(ROOT / "templates")],
+        dirs=[str(ROOT / "templates"), *(str(Path(game.path) / "templates") for game in all_games())],
         loaders=[("django.template.loaders.locmem.Loader", FAKE_PARTIALS), "django.template.loaders.filesystem.Loader"],
         libraries={
             "i18n": "django.templatetags.i18n",
             "static": "django.templatetags.static",
-            "konamon_cards": "games.templatetags.konamon_cards",
-            "mamma_mia_cards": "games.templatetags.mamma_mia_cards",
-            "marumiere_cards": "games.templatetags.marumiere_cards",
+            "konamon_cards": "konamon.templatetags.konamon_cards",
+            "mamma_mia_cards": "mamma_mia.templatetags.mamma_mia_cards",
+            "marumiere_cards": "marumiere.templatetags.marumiere_cards",
         },
         string_if_invalid="",
         debug=True,

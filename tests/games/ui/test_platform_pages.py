@@ -11,14 +11,14 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameStatus
-from tests.games.game_helpers import awaited_human, game_params, start_game
+from tests.games.game_helpers import SLUGS, awaited_human, start_game
 from tests.games.ui.support import ROOT, forms_in, possible_posts
 
 TEMPLATES = ROOT / "templates" / "games" / "ui"
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("slug", game_params())
+@pytest.mark.parametrize("slug", SLUGS)
 def test_a_game_played_through_the_rendered_forms(slug, players, client):
     """The first moves through the page's forms, the rest by JSON; then the final page shows every hand."""
     game = start_game(slug, players[:2], bots=1)

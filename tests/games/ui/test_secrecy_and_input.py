@@ -11,7 +11,7 @@ from django.http import QueryDict
 from games.engines import get_engine
 from games.ui import BadMoveInput, get_ui
 from games.ui.base import find_legal
-from games.ui.mamma_mia import recipe_name
+from mamma_mia.ui import recipe_name
 from tests.games.ui.support import bot_states, make_players, render
 
 pytestmark = pytest.mark.urls("tests.games.ui.urls")

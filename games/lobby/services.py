@@ -1,0 +1,249 @@
+"""The lobby's writes: creating a game, joining and leaving it, invitations, and the start.
+
+Reads for the lobby live in ``games.lobby.selectors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+
+from games import signals
+from games.engines import engine_slugs, get_engine
+from games.exceptions import (
+    AlreadySeated,
+    BadInput,
+    GameFull,
+    GameNotOpen,
+    NotAllowed,
+    NotSeated,
+)
+from games.models import (
+    Game,
+    GameEvent,
+    GameState,
+    GameStatus,
+    Invitation,
+    Seat,
+    TimeLimit,
+    Visibility,
+    seat_colours,
+)
+from games.play.services import schedule_bots
+from games.tables import (
+    Table,
+    add_event,
+    clean_options,
+    compute_views,
+    lock_table,
+    new_seed,
+    seat_order,
+    seed_sha256,
+    store_state,
+    update_awaited,
+    write_views,
+)
+
+INVITE_SALT = "games.invite"
+
+
+def invite_token(game: Game) -> str:
+    """A signed token for the invitation link of ``game``."""
+    return signing.dumps(game.pk, salt=INVITE_SALT, compress=True)
+
+
+def game_id_from_invite(token: str) -> int | None:
+    try:
+        value = signing.loads(token, salt=INVITE_SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) else None
+
+
+@transaction.atomic
+def create_game(
+    *,
+    user,
+    engine_slug: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    time_limit_hours: int = TimeLimit.NONE,
+    visibility: str = Visibility.PUBLIC,
+    bots: int = 0,
+    allow_stacked_deal: bool = False,
+) -> Game:
+    """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
+
+    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
+    """
+    if engine_slug not in engine_slugs():
+        raise BadInput()
+    engine = get_engine(engine_slug)
+    options = dict(options or {})
+    deal = options.pop("deal", None)
+    options = clean_options(engine, options)
+    if deal is not None:
+        if not allow_stacked_deal:
+            raise BadInput()
+        options["deal"] = deal
+    if not isinstance(players, int) or not engine.min_players <= players <= engine.max_players:
+        raise BadInput()
+    if not isinstance(bots, int) or not 0 <= bots < players:
+        raise BadInput()
+    if time_limit_hours not in TimeLimit.values or visibility not in Visibility.values:
+        raise BadInput()
+    try:
+        engine.setup(players, seed=0, options=options)
+    except ValueError:
+        raise BadInput() from None
+
+    seed = new_seed()
+    game = Game.objects.create(
+        engine_slug=engine_slug,
+        options=options,
+        players=players,
+        seed_sha256=seed_sha256(seed),
+        visibility=visibility,
+        time_limit_hours=time_limit_hours,
+        created_by=user,
+    )
+    GameState.objects.create(game=game, seed=str(seed))
+    seats = [Seat(game=game, user=user, join_order=0)]
+    seats += [Seat(game=game, is_bot=True, join_order=i + 1) for i in range(bots)]
+    Seat.objects.bulk_create(seats)
+    table = Table(game=game, seats=list(Seat.objects.filter(game=game).select_related("user")))
+    if len(table.seats) == players:
+        _start(table)
+    return game
+
+
+@transaction.atomic
+def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
+    """Take a free seat; the game starts when the last seat is taken.
+
+    Private games need an invitation for ``user`` or a valid invitation link token.
+    """
+    table = lock_table(game_id, with_state=False)
+    game = table.game
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if table.seat_of(user) is not None:
+        raise AlreadySeated()
+    invitation = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).first()
+    if game.visibility == Visibility.PRIVATE and invitation is None and game_id_from_invite(invite or "") != game.pk:
+        raise NotAllowed()
+    if len(table.seats) >= game.players:
+        raise GameFull()
+    join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
+    seat = Seat.objects.create(game=game, user=user, join_order=join_order)
+    seat.user = user
+    table.seats.append(seat)
+    if invitation is not None:
+        invitation.status = Invitation.Status.ACCEPTED
+        invitation.save(update_fields=["status"])
+    add_event(table, GameEvent.Kind.JOINED, seat)
+    if len(table.seats) == game.players:
+        table.state_row = GameState.objects.get(game=game)
+        _start(table)
+    return seat
+
+
+@transaction.atomic
+def leave_game(*, user, game_id: int) -> None:
+    """Give up one's seat before the start (the creator cancels instead)."""
+    table = lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    seat = table.seat_of(user)
+    if seat is None:
+        raise NotSeated()
+    if table.game.created_by_id == user.pk:
+        raise NotAllowed()
+    seat.delete()
+    GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+
+
+@transaction.atomic
+def cancel_game(*, user, game_id: int) -> None:
+    """The creator calls an open game off."""
+    table = lock_table(game_id, with_state=False)
+    game = table.game
+    if game.created_by_id != user.pk:
+        raise NotAllowed()
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    game.status = GameStatus.CANCELLED
+    game.save(update_fields=["status"])
+    Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
+    GameEvent.objects.create(game=game, kind=GameEvent.Kind.CANCELLED)
+    signals.game_cancelled.send(sender=Game, game=game)
+
+
+@transaction.atomic
+def invite_user(*, user, game_id: int, username: str) -> Invitation:
+    """A seated player invites another user by username to an open game."""
+    table = lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if table.seat_of(user) is None:
+        raise NotSeated()
+    from django.utils.translation import gettext as _
+
+    invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
+    if invitee is None:
+        raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    if table.seat_of(invitee) is not None:
+        raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
+    invitation, created = Invitation.objects.get_or_create(game=table.game, user=invitee, defaults={"invited_by": user})
+    if not created:
+        if invitation.status == Invitation.Status.PENDING:
+            raise BadInput(_("%(name)s is already invited.") % {"name": invitee.public_name})
+        invitation.status, invitation.invited_by = Invitation.Status.PENDING, user
+        invitation.save(update_fields=["status", "invited_by"])
+    signals.invitation_created.send(sender=Game, invitation=invitation)
+    return invitation
+
+
+def decline_invitation(*, user, invitation_id: int) -> None:
+    updated = Invitation.objects.filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.DECLINED
+    )
+    if not updated:
+        raise NotAllowed()
+
+
+def _start(table: Table) -> None:
+    """Draw the seat order from the seed, set the engine up and write every view."""
+    game = table.game
+    state_row = table.state_row or GameState.objects.get(game=game)
+    table.state_row = state_row
+    seed = int(state_row.seed)
+    by_join = sorted(table.seats, key=lambda s: s.join_order)
+    order = seat_order(seed, game.players)
+    colours = seat_colours(game.engine_slug, game.players)
+    seats = []
+    for number, join_position in enumerate(order):
+        seat = by_join[join_position]
+        seat.number, seat.colour = number, colours[number] if number < len(colours) else ""
+        seats.append(seat)
+    Seat.objects.bulk_update(seats, ["number", "colour"])
+    table.seats = seats
+
+    engine = game.engine
+    state = engine.setup(game.players, seed=seed, options=game.options)
+    store_state(table, state)
+    now = timezone.now()
+    game.status, game.started_at = GameStatus.ACTIVE, now
+    game.save(update_fields=["status", "started_at"])
+    logs = write_views(table, compute_views(engine, state, game.players), version=game.version, movers=set())
+    newly = update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
+    add_event(table, GameEvent.Kind.STARTED)
+    signals.game_started.send(sender=Game, game=game, seats=list(table.seats))
+    signals.game_advanced.send(
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[], seat_views=dict(table.views), seat_logs=logs
+    )
+    schedule_bots(table)

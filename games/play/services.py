@@ -1,0 +1,376 @@
+"""Play: moves, bots, timeouts and visits (reads live in ``games.play.selectors``).
+
+A move flows: ``check_play_move`` locks the game row, checks version, seat,
+turn and the stored legal moves, then ``do_play_move`` applies the engine and
+writes the Move, the state and every SeatView in the same transaction. Bots
+move later from a Celery task (``play_bot_turns``), never in someone's request.
+
+Staleness: ``expected_version`` is the game version the player's page showed.
+A move is stale when, since then, that seat moved or its legal moves changed
+(``SeatView.moves_version``): another player's move that leaves my choices as
+they were (a Konamon! neighbour choosing at the same time) does not make my
+form stale, while two submissions for the same turn can never both apply.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import signals
+from games.engines import IllegalMove as EngineIllegalMove
+from games.exceptions import (
+    BadInput,
+    GameError,
+    GameNotActive,
+    IllegalMove,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
+from games.models import (
+    Game,
+    GameEvent,
+    GameStatus,
+    MadeBy,
+    Move,
+    PlayerStats,
+    Seat,
+)
+from games.tables import (
+    Table,
+    add_event,
+    compute_views,
+    lock_table,
+    logs_per_event,
+    store_state,
+    update_awaited,
+    with_whole_log,
+    write_views,
+)
+
+logger = logging.getLogger(__name__)
+
+BOT_MOVES_PER_TASK = 200  # a bot task re-queues itself after this many moves
+
+
+TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
+
+
+DROP_OUT_AFTER_TIMEOUTS = 3
+
+
+def schedule_bots(table: Table) -> None:
+    """After commit, queue the bot task if a bot seat is awaited."""
+    game = table.game
+    if game.status != GameStatus.ACTIVE or not any(s.awaited and s.is_bot for s in table.seats):
+        return
+    game_id, version = game.pk, game.version
+
+    def queue() -> None:
+        from games.tasks import play_bot_moves
+
+        play_bot_moves.apply_async(args=[game_id, version], countdown=settings.BOT_MOVE_DELAY_SECONDS)
+
+    transaction.on_commit(queue)
+
+
+@dataclass
+class MoveResult:
+    game: Game
+    move: Move | None
+    replayed: bool = False  # the idempotency key had been applied already: nothing changed
+
+
+def _parse_key(idempotency_key) -> uuid.UUID | None:
+    if idempotency_key in (None, ""):
+        return None
+    try:
+        return idempotency_key if isinstance(idempotency_key, uuid.UUID) else uuid.UUID(str(idempotency_key))
+    except (ValueError, TypeError, AttributeError):
+        raise BadInput() from None
+
+
+def parse_version(expected_version) -> int:
+    if isinstance(expected_version, bool):
+        raise BadInput()
+    try:
+        version = int(expected_version)
+    except (ValueError, TypeError, OverflowError):
+        raise BadInput() from None
+    if version < 0:
+        raise BadInput()
+    return version
+
+
+def check_play_move(*, user, game_id, move, expected_version, idempotency_key=None) -> MoveResult:
+    """Check and apply ``user``'s move in one transaction; raises a ``GameError`` and changes nothing otherwise.
+
+    ``move`` is the move dict, or a callable ``parse(game, legal_moves) -> move``
+    run under the lock with the seat's stored legal moves (the page's form
+    parser: it saves reading the SeatView twice). A replay of an idempotency key
+    already applied for the same seat returns ``replayed=True`` and changes
+    nothing; the key is looked up only when the move is refused, as a replay
+    always is (its seat has moved since).
+    """
+    key = _parse_key(idempotency_key)
+    version = parse_version(expected_version)
+    with transaction.atomic():
+        table = lock_table(game_id)
+        game = table.game
+        seat = table.seat_of(user)
+        try:
+            if seat is None:
+                raise NotSeated()
+            if game.status != GameStatus.ACTIVE:
+                raise GameNotActive()
+            seat_view = table.views[seat.number]
+            if version > game.version or version < seat_view.moves_version:
+                raise StaleVersion()
+            if not seat.awaited:
+                raise NotYourTurn()
+            if seat.is_bot:
+                from django.utils.translation import gettext as _
+
+                raise NotYourTurn(_("The bot plays this seat now."))
+            chosen = move(game, seat_view.legal_moves) if callable(move) else move
+            try:
+                canonical = seat_view.legal_moves[seat_view.legal_moves.index(chosen)]
+            except ValueError:
+                raise _refusal(game, table.state_row.state, seat.number, chosen) from None
+        except GameError:
+            if key is not None:
+                done = Move.objects.filter(game=game, idempotency_key=key).first()
+                if done is not None and seat is not None and done.seat_number == seat.number:
+                    return MoveResult(game=game, move=done, replayed=True)
+            raise
+        applied = do_play_move(table=table, seat=seat, move=canonical, made_by=MadeBy.PLAYER, idempotency_key=key)
+        schedule_bots(table)
+        return MoveResult(game=game, move=applied)
+
+
+def _refusal(game: Game, state: dict, seat_number: int, move: dict) -> IllegalMove:
+    """The engine's own reason for refusing ``move`` (translated), or a generic one."""
+    try:
+        game.engine.play(state, seat_number, move)
+    except EngineIllegalMove as exc:
+        return IllegalMove(engine_error=exc)
+    except Exception:  # noqa: BLE001 - whatever the engine thinks of garbage, it stays a refusal
+        logger.info("engine raised on a refused move in game %s", game.pk, exc_info=True)
+    return IllegalMove()
+
+
+def do_play_move(
+    *,
+    game: Game | None = None,
+    seat: Seat,
+    move: dict,
+    made_by: str,
+    table: Table | None = None,
+    idempotency_key: uuid.UUID | None = None,
+) -> Move:
+    """Apply a checked move: the engine, the Move row, the state, every SeatView and the awaited seats.
+
+    Must run inside the transaction that locked the game (``table`` from
+    ``lock_table``); sends ``game_advanced`` (and ``game_finished``) inside it.
+    """
+    if table is None:
+        table = lock_table(game.pk)
+    game = table.game
+    engine = game.engine
+    state_row = table.state_row
+    try:
+        state = engine.play(state_row.state, seat.number, move)
+    except EngineIllegalMove as exc:
+        raise IllegalMove(engine_error=exc) from exc
+    # ``play`` never changes its input, so the old log's length says where this move's events begin
+    # (0 for a ``per_event_log`` engine: its stored state has an empty log).
+    since = len(state_row.state["log"])
+    now = timezone.now()
+    game.version += 1
+    # The row lock makes the sequence (and the idempotency key, checked under it) unique.
+    applied = Move.objects.create(
+        game=game,
+        sequence=game.version,
+        seat_number=seat.number,
+        move=move,
+        made_by=made_by,
+        idempotency_key=idempotency_key,
+    )
+    store_state(table, state)
+    movers = {seat.number}
+    # Each viewer's new events only, added to its stored tail, when the engine allows it and every
+    # row is there to extend (always, once started); else every viewer's whole log.
+    appended = logs_per_event(engine) and all(n in table.views for n in [*range(game.players), None])
+    if appended:
+        computed = compute_views(engine, state, game.players, since=since)
+    else:
+        whole = with_whole_log(game, state_row.state, state_row.log_length) if logs_per_event(engine) else state
+        computed = compute_views(engine, whole, game.players)
+    logs = write_views(table, computed, version=game.version, movers=movers, appended=appended)
+    over = engine.is_over(state)
+    waiting = [] if over else engine.waiting_for(state)
+    newly = update_awaited(table, waiting, movers=movers, now=now)
+    fields = ["version"]
+    if over:
+        _finish(table, state, now)
+        fields += ["status", "finished_at", "outcome", "revealed_seed"]
+    game.save(update_fields=fields)
+    signals.game_advanced.send(
+        sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views), seat_logs=logs
+    )
+    if over:
+        signals.game_finished.send(sender=Game, game=game)
+    return applied
+
+
+def _finish(table: Table, state: dict, now) -> None:
+    game = table.game
+    outcome = game.engine.outcome(state)
+    game.status, game.finished_at, game.outcome = GameStatus.FINISHED, now, outcome
+    game.revealed_seed = table.state_row.seed
+    by_number = {row["seat"]: row for row in outcome}
+    for seat in table.seats:
+        row = by_number.get(seat.number, {})
+        seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
+        seat.finished_at = now
+    Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
+    record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
+
+
+STATS_COUNTERS = ("played", "won", "ranked", "places_sum", "dropped")
+
+
+def record_finished_seats(*, engine_slug: str, seats: Iterable[Seat]) -> None:
+    """Add finished seats of ``engine_slug`` games to their players' ``PlayerStats``: one query.
+
+    ``_finish`` calls it in the transaction that ends the game (the bench's bulk histories
+    too), so the counters always equal the aggregate over the player's finished seats.
+    """
+    totals: dict[tuple[int, str], list[int]] = {}
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        counts = totals.setdefault((seat.user_id, engine_slug), [0] * len(STATS_COUNTERS))
+        counts[0] += 1
+        counts[1] += seat.final_rank == 1
+        if seat.final_rank is not None:
+            counts[2] += 1
+            counts[3] += seat.final_rank
+        counts[4] += seat.dropped_out
+    _add_to_player_stats(totals)
+
+
+def _add_to_player_stats(deltas: dict[tuple[int, str], list[int]]) -> None:
+    """Add ``deltas`` (per (user id, engine slug), counters in ``STATS_COUNTERS`` order).
+
+    One INSERT ... ON CONFLICT DO UPDATE that adds to the stored counters: two games ending
+    at once for the same player each add their own, where the ORM's upsert would overwrite.
+    Rows go in key order, so two such statements lock the rows they share in the same order.
+    """
+    if not deltas:
+        return
+    table = PlayerStats._meta.db_table
+    columns = ", ".join(STATS_COUNTERS)
+    updates = ", ".join(f"{name} = {table}.{name} + EXCLUDED.{name}" for name in STATS_COUNTERS)
+    rows = sorted(deltas.items())
+    placeholders = ", ".join(["(" + ", ".join(["%s"] * (2 + len(STATS_COUNTERS))) + ")"] * len(rows))
+    params = [value for (user_id, slug), counts in rows for value in (user_id, slug, *counts)]
+    with connection.cursor() as cursor:
+        # Only names from the model and STATS_COUNTERS are formatted in; every value is a parameter.
+        insert = f"INSERT INTO {table} (user_id, engine_slug, {columns}) VALUES {placeholders}"  # noqa: S608
+        cursor.execute(f"{insert} ON CONFLICT (user_id, engine_slug) DO UPDATE SET {updates}", params)
+
+
+def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
+    """Play ``engine.bot_move`` for awaited bot seats, one transaction per move; the number played.
+
+    Returns at once if the game is no longer at ``expected_version`` (someone
+    else moved: whoever did queued the bots again) or has ended. Re-queues the
+    task after ``BOT_MOVES_PER_TASK`` moves if bots are still awaited.
+    """
+    played = 0
+    while played < BOT_MOVES_PER_TASK:
+        with transaction.atomic():
+            table = lock_table(game_id)
+            game = table.game
+            if game.status != GameStatus.ACTIVE:
+                return played
+            if expected_version is not None and game.version != expected_version:
+                return played
+            bots = [s for s in table.seats if s.awaited and s.is_bot]
+            if not bots:
+                return played
+            seat = bots[0]
+            move = game.engine.bot_move(table.state_row.state, seat.number)
+            do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.BOT)
+            played += 1
+            expected_version = game.version
+            if played == BOT_MOVES_PER_TASK:
+                schedule_bots(table)
+    return played
+
+
+def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) -> list[Move]:
+    """Time ran out for ``seat_number``: the bot plays for it (recorded as ``timeout``).
+
+    Called by the deadline code with the version it saw; does nothing (returns
+    ``[]``) if the game has moved on, ended, or no longer awaits that seat. The
+    bot keeps playing while the game awaits that same seat (a Konamon! card's
+    steps are one turn). One timeout is counted; after the third the seat is
+    handed to the bot for good (``is_bot``, ``dropped_out``; the user stays for
+    history). Each is logged as a platform event everyone sees.
+    """
+    with transaction.atomic():
+        table = lock_table(game_id)
+        game = table.game
+        if game.status != GameStatus.ACTIVE or game.version != expected_version:
+            return []
+        try:
+            seat = table.seat(seat_number)
+        except NotSeated:
+            return []
+        if not seat.awaited:
+            return []
+        moves = []
+        while seat.awaited and game.status == GameStatus.ACTIVE and len(moves) < TIMEOUT_MOVES_CAP:
+            move = game.engine.bot_move(table.state_row.state, seat.number)
+            moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
+        seat.timeouts += 1
+        dropped = not seat.is_bot and seat.timeouts >= DROP_OUT_AFTER_TIMEOUTS
+        fields = ["timeouts"]
+        if dropped:
+            seat.is_bot, seat.dropped_out = True, True
+            fields += ["is_bot", "dropped_out"]
+        seat.save(update_fields=fields)
+        if dropped and game.status == GameStatus.FINISHED:
+            # The timed-out move ended the game: _finish counted this seat before it dropped out.
+            _add_to_player_stats({(seat.user_id, game.engine_slug): [0, 0, 0, 0, 1]})
+        add_event(table, GameEvent.Kind.TIMEOUT, seat)
+        if dropped:
+            add_event(table, GameEvent.Kind.DROPPED_OUT, seat)
+        signals.seat_timed_out.send(sender=Game, game=game, seat=seat, dropped_out=dropped)
+        schedule_bots(table)
+        return moves
+
+
+def mark_visited(*, seat_id: int, version: int) -> None:
+    """The player opened the game page at ``version`` (for "once until I visit")."""
+    Seat.objects.filter(pk=seat_id).update(last_seen_version=version, last_visited_at=timezone.now())
+
+
+def note_visit(*, seat: Seat, version: int) -> None:
+    """``mark_visited``, unless ``seat`` (as read for this page) already records a visit at ``version``
+    or later: no UPDATE for every view and poll of an unchanged game. What "once until I visit"
+    compares still holds: a turn e-mail is queued only in a transaction that starts the game (its
+    first visit comes after, with ``last_visited_at`` still empty) or raises its version (a visit
+    recorded at that version came after it), so the first visit at each version is enough."""
+    if seat.last_visited_at is not None and seat.last_seen_version >= version:
+        return
+    mark_visited(seat_id=seat.pk, version=version)

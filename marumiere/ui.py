@@ -1,0 +1,437 @@
+"""マルミエール (Marumiere): rows of face-down cards whose backs show colour and size.
+
+Backs are drawn by ``marumiere.card_backs`` (area proportional to the
+view's ``size``), so a page never shows more than the view: a face number is
+printed only where the view gives ``number``. Every move is one click: a pile
+by its top back, a card of the row by its back; buttons post one legal move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext as _
+
+from games.ui import names
+from games.ui.base import GameUI, Move, Players, View, at, move_value
+from marumiere.card_backs import card_back_svg
+from marumiere.names import SUIT_NAMES, SUIT_SHAPES
+
+DATA_FILE = Path(__file__).resolve().parent / "data.json"
+TRUMP = 5
+MISERE = 9
+TRICKS_PER_ROUND = 8
+# One scale for every back on the page, so equal sizes always look equal (the largest back: 9 × 1.08).
+MAX_SIZE = 9 * 1.08
+PORTRAIT = (60, 84)
+SIDEWAYS = (84, 60)
+
+PHASE_NAMES = {
+    "pick": pgettext_lazy("marumiere phase", "picking piles"),
+    "bid": pgettext_lazy("marumiere phase", "bidding"),
+    "play": pgettext_lazy("marumiere phase", "playing tricks"),
+    "over": pgettext_lazy("marumiere phase", "game over"),
+}
+
+
+# Names ------------------------------------------------------------------------------------
+
+
+@cache
+def colour_data() -> dict[str, dict[str, Any]]:
+    """The engine's colour table (its Japanese names)."""
+    with DATA_FILE.open(encoding="utf-8") as handle:
+        return {item["name"]: item for item in json.load(handle)["colours"]}
+
+
+def suit_name(colour: Any) -> str:
+    """A colour's name: the data file's Japanese one for ja readers, else the translated English one."""
+    data = colour_data().get(colour) if isinstance(colour, str) else None
+    if data and data.get("ja") and (get_language() or "").lower().startswith("ja"):
+        return str(data["ja"])
+    return names.lookup(SUIT_NAMES, colour)
+
+
+def shape_name(colour: Any) -> str:
+    return names.lookup(SUIT_SHAPES, colour)
+
+
+def bid_phrase(number: Any) -> str:
+    """What a bid card's number means: a 9 is misère (no trick)."""
+    if number == MISERE:
+        return _("misère (no trick)")
+    return ngettext("%(count)s trick", "%(count)s tricks", number if isinstance(number, int) else 2) % {"count": number}
+
+
+def face_name(colour: Any, number: Any) -> str:
+    return _("%(colour)s %(number)s") % {"colour": suit_name(colour), "number": number}
+
+
+# Cards -----------------------------------------------------------------------------------
+
+
+def back_svg(colour: str, size: float, *, sideways: bool = False, stack: int = 0, label: str) -> SafeString:
+    """A card back drawn by the engine's ``card_backs`` (it escapes the label itself)."""
+    box = SIDEWAYS if sideways else PORTRAIT
+    return mark_safe(card_back_svg(colour, size, max_size=MAX_SIZE, box=box, stack=stack, label=label))  # noqa: S308
+
+
+def card_label(card: Mapping[str, Any], *, position: int | None = None) -> str:
+    """A back in words: colour, shape and size (what every sighted player reads off the back), and the face if seen."""
+    parts = [
+        _("%(colour)s %(shape)s, size %(size)s")
+        % {"colour": suit_name(card.get("colour")), "shape": shape_name(card.get("colour")), "size": card.get("size")}
+    ]
+    if position is not None:
+        parts.insert(0, _("Position %(position)s") % {"position": position + 1})
+    if "number" in card:
+        parts.append(_("face %(number)s") % {"number": card["number"]})
+    if card.get("bid"):
+        parts.append(_("bid card"))
+    elif card.get("played"):
+        parts.append(_("played"))
+    return names.join_list(parts)
+
+
+def row_card(card: Mapping[str, Any], position: int) -> dict[str, Any]:
+    """One card of a row, as the templates draw it."""
+    label = card_label(card, position=position)
+    sideways = bool(card.get("bid"))
+    return {
+        "position": position,
+        "shown_position": position + 1,
+        "colour": card.get("colour"),
+        "number": card.get("number"),
+        "is_trump": card.get("number") == TRUMP,
+        "bid": sideways,
+        "played": bool(card.get("played")) and not sideways,
+        "label": label,
+        "svg": back_svg(card["colour"], card["size"], sideways=sideways, label=label),
+    }
+
+
+def face_card(card: Mapping[str, Any], players: Players, *, winner: Any = None) -> dict[str, Any]:
+    """A card of a trick: face down (no number) or, for the last trick, face up."""
+    number = card.get("number")
+    seat = card.get("seat")
+    return {
+        "player": names.player_name(players, seat),
+        "colour": card.get("colour"),
+        "colour_name": suit_name(card.get("colour")),
+        "number": number,
+        "is_trump": number == TRUMP,
+        "is_winner": winner is not None and seat == winner,
+        "label": face_name(card.get("colour"), number) if number is not None else card_label(card),
+    }
+
+
+def trick_card(card: Mapping[str, Any], players: Players) -> dict[str, Any]:
+    """A card in the trick being played: its back only."""
+    label = _("%(player)s: %(card)s") % {
+        "player": names.player_name(players, card.get("seat")),
+        "card": card_label(card),
+    }
+    return {
+        "player": names.player_name(players, card.get("seat")),
+        "svg": back_svg(card["colour"], card["size"], label=label) if "size" in card else None,
+        "colour": card.get("colour"),
+        "label": label,
+    }
+
+
+def pile_option(index: int, pile: Mapping[str, Any]) -> dict[str, Any]:
+    top = pile.get("top") or {}
+    label = _("Pile %(number)s, top card: %(card)s") % {"number": index + 1, "card": card_label(top)}
+    return {
+        "index": index,
+        "number": index + 1,
+        "count": pile.get("count"),
+        "label": label,
+        "svg": back_svg(top["colour"], top["size"], stack=3, label=label) if top else None,
+    }
+
+
+# Seats and tricks ----------------------------------------------------------------------
+
+
+def bid_context(bid: Mapping[str, Any] | None, row: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """A seat's bid as this viewer knows it: not yet, hidden, or its number."""
+    if not bid:
+        return None
+    number = bid.get("number")
+    if number is None:
+        card = at(row, bid.get("position", -1))
+        if card and "number" in card:
+            number = card["number"]
+    return {"position": bid.get("position"), "number": number, "phrase": bid_phrase(number) if number else None}
+
+
+def last_trick_context(last: Mapping[str, Any] | None, players: Players) -> dict[str, Any] | None:
+    if not last:
+        return None
+    winner = last.get("winner")
+    return {
+        "cards": [face_card(card, players, winner=winner) for card in last.get("cards") or []],
+        "winner": names.player_name(players, winner),
+    }
+
+
+def results_context(results: list[Mapping[str, Any]], players: Players) -> dict[str, Any] | None:
+    """Past rounds as a seats × rounds table: points, with the bid and tricks taken."""
+    if not results:
+        return None
+    rows = []
+    for seat in range(len(players)):
+        cells = []
+        for result in results:
+            entry = next((e for e in result.get("seats") or [] if e.get("seat") == seat), None)
+            cells.append(
+                {
+                    "points": f"{entry['points']:+d}",
+                    "detail": _("bid %(bid)s, took %(won)s")
+                    % {"bid": short_bid(entry.get("number")), "won": entry.get("won")},
+                }
+                if entry
+                else None
+            )
+        rows.append({"player": names.player_name(players, seat), "cells": cells})
+    return {"rounds": [result.get("round") for result in results], "rows": rows}
+
+
+def short_bid(number: Any) -> str:
+    return _("misère") if number == MISERE else str(number)
+
+
+# Forms ------------------------------------------------------------------------------------
+
+
+def row_form(legal_moves: list[Move], row: list[Mapping[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The viewer's row: each legal position a button (its back), the others shown but not offered."""
+    by_position = {m.get("position"): m for m in legal_moves if m.get("type") == kind}
+    cells = []
+    for position, card in enumerate(row):
+        cell = row_card(card, position)
+        move = by_position.get(position)
+        cell["value"] = move_value(move) if move else None
+        cell["why_not"] = "" if move else why_not(card, kind)
+        cells.append(cell)
+    return cells
+
+
+def why_not(card: Mapping[str, Any], kind: str) -> str:
+    if card.get("bid"):
+        return _("your bid card: not played")
+    if card.get("played"):
+        return _("already played")
+    if kind == "play":
+        return _("you must follow the led colour")
+    return ""
+
+
+def led_colour(trick: list[Mapping[str, Any]]) -> str | None:
+    return trick[0].get("colour") if trick else None
+
+
+# Log events ----------------------------------------------------------------------------------
+
+
+def _seat(event: Mapping[str, Any], players: Players, key: str = "seat") -> str:
+    return names.player_name(players, event.get(key))
+
+
+def _pick(event: dict[str, Any], players: Players) -> str:
+    if event.get("last"):
+        return _("%(player)s gets the last pile.") % {"player": _seat(event, players)}
+    return _("%(player)s takes pile %(pile)s.") % {"player": _seat(event, players), "pile": event["pile"] + 1}
+
+
+def _bid_seen(event: dict[str, Any], players: Players) -> str:
+    return _("%(player)s's bid card (position %(position)s) shows %(number)s: a bid of %(bid)s.") % {
+        "player": _seat(event, players),
+        "position": event["position"] + 1,
+        "number": event["number"],
+        "bid": bid_phrase(event["number"]),
+    }
+
+
+def _trick_won(event: dict[str, Any], players: Players) -> str:
+    values = {"player": _seat(event, players), "trick": event["trick"]}
+    cards = [c for c in event.get("cards") or [] if c.get("seat") == event.get("seat")]
+    if cards and cards[0].get("number") is not None:
+        values["card"] = face_name(cards[0].get("colour"), cards[0]["number"])
+        return _("%(player)s wins trick %(trick)s with %(card)s.") % values
+    return _("%(player)s wins trick %(trick)s.") % values
+
+
+def _round_score(event: dict[str, Any], players: Players) -> str:
+    values = {
+        "player": _seat(event, players),
+        "bid": bid_phrase(event["number"]),
+        "won": event["won"],
+        "points": f"{event['points']:+d}",
+        "total": event["total"],
+    }
+    return _("%(player)s bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).") % values
+
+
+EVENT_DESCRIBERS = {
+    "round_start": lambda e, p: (
+        _("Round %(round)s of %(rounds)s: %(dealer)s deals.")
+        % {"round": e["round"], "rounds": e["rounds"], "dealer": _seat(e, p, "dealer")}
+    ),
+    "pick": _pick,
+    "bid": lambda e, p: (
+        _("%(player)s turns a card sideways as their bid (position %(position)s).")
+        % {"player": _seat(e, p), "position": e["position"] + 1}
+    ),
+    "bid_seen": _bid_seen,
+    "play": lambda e, p: (
+        _("%(player)s plays a %(colour)s card face down.")
+        % {"player": _seat(e, p), "colour": suit_name(e.get("colour"))}
+    ),
+    "trick_won": _trick_won,
+    "round_score": _round_score,
+    "game_end": lambda e, p: (
+        _("The game is over. Winner: %(winners)s!") % {"winners": names.player_list(p, e.get("winners") or [])}
+    ),
+}
+
+# Twins of the engine's MESSAGES, translatable.
+MESSAGE_TEMPLATES = {
+    "game_over": gettext_lazy("The game is over."),
+    "no_such_seat": gettext_lazy("There is no seat %(seat)s in this game."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "bad_move": gettext_lazy("That is not a move."),
+    "unknown_move": gettext_lazy("There is no move called %(type)s in Marumiere."),
+    "wrong_phase": gettext_lazy("You cannot do that now: the game awaits %(phase)s."),
+    "missing_field": gettext_lazy("The %(type)s move needs a %(field)s."),
+    "unexpected_field": gettext_lazy("The %(type)s move has an unexpected field %(field)s."),
+    "no_such_pile": gettext_lazy("There is no such pile: choose one of the piles on offer."),
+    "no_such_position": gettext_lazy("There is no such position in your row."),
+    "bid_card": gettext_lazy("That card is your bid card: it is not played."),
+    "already_played": gettext_lazy("You already played that card."),
+    "must_follow": gettext_lazy("You must follow %(colour)s: you still have a %(colour)s card."),
+}
+MESSAGE_FORMATTERS = {
+    "colour": suit_name,
+    "phase": lambda phase: names.lookup(PHASE_NAMES, phase),
+}
+
+
+class MarumiereUI(GameUI):
+    slug = "marumiere"
+    awaited_phrases = (
+        ("pick", gettext_lazy("pick a pile")),
+        ("bid", gettext_lazy("place your bid")),
+        ("play", gettext_lazy("play a card")),
+    )
+    option_labels = {
+        "variant": (
+            pgettext_lazy("marumiere option", "Bid cards"),
+            gettext_lazy("Who sees the card each player turns for their bid."),
+            {
+                "standard": gettext_lazy("Standard: everyone but the bidder"),
+                "nobody": gettext_lazy("誰もミエーズ: nobody until the round ends"),
+                "self": gettext_lazy("自分だけミエール: only the bidder"),
+            },
+        ),
+    }
+    event_describers = EVENT_DESCRIBERS
+    message_templates = MESSAGE_TEMPLATES
+    message_formatters = MESSAGE_FORMATTERS
+
+    def seat_details(self, *, view: View, seat: int, players: Players) -> dict[str, Any]:
+        """The seat's row of backs, its bid as far as this viewer knows it, tricks won, dealer and leader."""
+        row = at(view.get("rows"), seat) or []
+        return {
+            "row": [row_card(card, position) for position, card in enumerate(row)],
+            "bid": bid_context(at(view.get("bids"), seat), row),
+            "tricks_won": at(view.get("tricks_won"), seat),
+            "is_dealer": view.get("dealer") == seat,
+            "is_leader": view.get("leader") == seat and view.get("phase") == "play",
+        }
+
+    def game_context(
+        self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
+    ) -> dict[str, Any]:
+        trick = view.get("trick") or []
+        form = self.form_context(legal_moves=legal_moves, view=view, seat=seat)
+        return {
+            "phase": view.get("phase"),
+            "phase_name": names.lookup(PHASE_NAMES, view.get("phase")),
+            "rounds": view.get("rounds"),
+            "variant": view.get("variant"),
+            "dealer": names.player_name(players, view.get("dealer")),
+            "trick_number": min((view.get("tricks_played") or 0) + 1, TRICKS_PER_ROUND),
+            "tricks_per_round": TRICKS_PER_ROUND,
+            "piles": [pile_option(i, pile) for i, pile in enumerate(view.get("piles") or [])],
+            "trick": [trick_card(card, players) for card in trick],
+            "led": suit_name(led_colour(trick)) if trick else None,
+            "last_trick": last_trick_context(view.get("last_trick"), players),
+            "results": results_context(view.get("results") or [], players),
+            "form": form,
+            # The viewer's row moves into the form while they choose a card, so it is not drawn twice.
+            "row_in_form": form["kind"] in ("bid", "play"),
+            "piles_in_form": form["kind"] == "pick",
+        }
+
+    @staticmethod
+    def form_context(*, legal_moves: list[Move], view: View, seat: int | None) -> dict[str, Any]:
+        kinds = {m.get("type") for m in legal_moves}
+        if not legal_moves or seat is None:
+            return {"kind": None}
+        if "pick" in kinds:
+            piles = view.get("piles") or []
+            return {
+                "kind": "pick",
+                "piles": [
+                    {**pile_option(m["pile"], piles[m["pile"]]), "value": move_value(m)}
+                    for m in legal_moves
+                    if isinstance(m.get("pile"), int) and 0 <= m["pile"] < len(piles)
+                ],
+            }
+        kind = "bid" if "bid" in kinds else "play"
+        row = at(view.get("rows"), seat) or []
+        trick = view.get("trick") or []
+        return {
+            "kind": kind,
+            "cells": row_form(legal_moves, row, kind),
+            "led": suit_name(led_colour(trick)) if trick else None,
+            "leading": not trick,
+        }
+
+    def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
+        """Each seat's row with every face.
+
+        Shape: ``[{"seat": s, "cards": [{"position", "colour", "number", "is_trump", "bid", "played", "label"}]}]``.
+        """
+        rows = state.get("rows") or []
+        bids = state.get("bids") or []
+        played = state.get("played") or []
+        revealed = []
+        for seat, row in enumerate(rows):
+            cards = []
+            for position, card_id in enumerate(row):
+                colour, _sep, number = str(card_id).rpartition("-")
+                cards.append(
+                    {
+                        "position": position + 1,
+                        "colour": colour,
+                        "number": int(number) if number.isdigit() else number,
+                        "is_trump": number == str(TRUMP),
+                        "bid": at(bids, seat) == position,
+                        "played": bool(at(at(played, seat) or [], position)),
+                        "label": face_name(colour, number),
+                    }
+                )
+            revealed.append({"seat": seat, "cards": cards})
+        return revealed
+
+
+ui = MarumiereUI()

@@ -1,0 +1,17 @@
+from django.utils.translation import gettext_lazy as _
+
+from games import registry
+
+
+class HiddenNumberConfig(registry.GameAppConfig):
+    """A game registered only by the test settings: proof that a game folder plugs in."""
+
+    name = "tests.hidden_number"
+    label = "hidden_number"
+    verbose_name = "Hidden number"
+    names = {"en": "Hidden number"}
+    romanized = "Hidden number"
+    tagline = _("Guess the other player's secret number before they guess yours.")
+    theme = "hidden-number"
+    facts = (_("2 players"),)
+    seat_colours = ("teal", "orange")
