@@ -37,6 +37,9 @@ class User(AbstractUser):
     email_undeliverable_since = models.DateTimeField(_("e-mail undeliverable since"), null=True, blank=True)
     # Vacation: deadlines pause until this moment.
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+    # Has push subscriptions or active webhooks (kept by reach.fanout.refresh_flags): a move looks up the
+    # channels only of the players who use them, at no cost for everyone else (the user row is loaded anyway).
+    uses_channels = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("user")

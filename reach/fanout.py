@@ -4,7 +4,7 @@ An ``Event`` is what happened to whom (``kind``, ``user``, ``game``) and what th
 of it (``payload``: taken from their own SeatView by the receivers, never from the game's state).
 ``queue_events`` looks up, in one query, which recipients use push or webhooks at all, then writes a
 ``Delivery`` per subscribed browser and per matching webhook, and queues their delivery after commit.
-Players without such channels cost that one query per event batch and nothing more.
+Players without such channels cost nothing: ``User.uses_channels`` (the row is loaded already) says so.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ class Event:
 
 def queue_events(events: list[Event]) -> list[int]:
     """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids."""
-    events = [e for e in events if e.user is not None and e.user.is_active]
+    events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
     if not events:
-        return []
+        return []  # nobody here uses push or webhooks: no query at all
     user_ids = {e.user.pk for e in events}
     prefs = {
         row.user_id: row
@@ -106,3 +106,8 @@ def refresh_flags(user_id: int) -> None:
     settings_row.has_push = PushSubscription.objects.filter(user_id=user_id).exists()
     settings_row.has_webhooks = Webhook.objects.filter(user_id=user_id, active=True).exists()
     settings_row.save(update_fields=["has_push", "has_webhooks"])
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(pk=user_id).update(
+        uses_channels=settings_row.has_push or settings_row.has_webhooks
+    )
