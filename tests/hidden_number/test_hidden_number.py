@@ -29,7 +29,7 @@ def test_the_game_is_registered_by_its_folder_alone():
 def test_the_lobby_and_the_creation_form_offer_it(client, players):
     client.force_login(players[0])
     assert "Hidden number" in client.get(reverse("game-create")).content.decode()
-    assert f'value="{SLUG}"' in client.get(reverse("lobby")).content.decode()
+    assert f'href="?game={SLUG}"' in client.get(reverse("lobby")).content.decode()
     assert client.get(reverse("rules", args=[SLUG])).status_code == 200
 
 
@@ -88,7 +88,7 @@ def test_a_game_is_played_to_the_end_through_the_json_api(client, players):
         for user in (alice, bob):
             client.force_login(user)
             data = client.get(reverse("api-game", args=[game_id])).json()
-            if data["status"] == "finished":
+            if data["game"]["status"] == "finished":
                 finished = True
                 break
             view = data["view"]
@@ -108,5 +108,5 @@ def test_a_game_is_played_to_the_end_through_the_json_api(client, players):
             break
     client.force_login(alice)
     data = client.get(reverse("api-game", args=[game_id])).json()
-    assert data["status"] == "finished"
+    assert data["game"]["status"] == "finished"
     assert data["view"]["numbers"] is not None  # revealed at the end
