@@ -38,6 +38,11 @@ def queue_events(events: list[Event]) -> list[int]:
     events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
     if not events:
         return []  # nobody here uses push or webhooks: no query at all
+    with transaction.atomic():  # a failing query here must not abort the caller's transaction
+        return _queue(events)
+
+
+def _queue(events: list[Event]) -> list[int]:
     user_ids = {e.user.pk for e in events}
     prefs = {
         row.user_id: row

@@ -23,11 +23,21 @@ from reach.models import EventKind
 logger = logging.getLogger(__name__)
 
 
-def guarded(func):
+def guarded(func=None, *, savepoint: bool = True):
+    """Log and swallow a receiver's errors so the move stands. With ``savepoint``, its queries run in a
+    savepoint (a failed query must not abort the move's transaction); without, the receiver promises to
+    query only through ``queue_events``, which takes its own savepoint when it has work (the common move
+    of players without push or webhooks then costs no statement at all)."""
+    if func is None:
+        return lambda f: guarded(f, savepoint=savepoint)
+
     @wraps(func)
     def wrapper(*args, **kwargs):
         try:
-            with transaction.atomic():
+            if savepoint:
+                with transaction.atomic():
+                    func(*args, **kwargs)
+            else:
                 func(*args, **kwargs)
         except Exception:
             logger.exception("reach: %s failed; the change stands, its push/webhook deliveries are lost",
@@ -62,20 +72,22 @@ def on_game_started(sender, game, seats, **kwargs):
 
 
 @receiver(signals.game_advanced, dispatch_uid="reach.game_advanced")
-@guarded
+@guarded(savepoint=False)
 def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     if game.status != GameStatus.ACTIVE or not moves:
         return  # at the start, the "game started" event told the first players
     acted = {move.seat_number for move in moves if move.made_by == MadeBy.PLAYER}
-    recipients = [seat for seat in newly_awaited_seats if _human(seat) and seat.number not in acted]
+    recipients = [seat for seat in newly_awaited_seats
+                  if _human(seat) and seat.number not in acted and seat.user.uses_channels]
     if not recipients:
         return
     fresh = kwargs.get("seat_views") or {}
-    missing = [s.number for s in recipients if s.number not in fresh]
     legal = {n: view.legal_moves for n, view in fresh.items() if n is not None}
+    missing = [s.number for s in recipients if s.number not in legal]
     if missing:
-        legal.update(SeatView.objects.filter(game=game, seat_number__in=missing)
-                     .values_list("seat_number", "legal_moves"))
+        with transaction.atomic():
+            legal.update(SeatView.objects.filter(game=game, seat_number__in=missing)
+                         .values_list("seat_number", "legal_moves"))
     queue_events([
         Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
             "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),

@@ -4,6 +4,7 @@ the same however many browsers or hooks (fixed number of statements)."""
 from __future__ import annotations
 
 import contextlib
+import uuid
 
 import pytest
 from django.db import connection
@@ -39,10 +40,10 @@ def move_queries(game) -> int:
 
 
 def subscribe_everything(user, count: int) -> None:
-    for n in range(count):
-        PushSubscription.objects.create(user=user, endpoint=f"https://push.example/{user.pk}/{n}",
+    for _ in range(count):
+        PushSubscription.objects.create(user=user, endpoint=f"https://push.example/{uuid.uuid4()}",
                                         p256dh="x", auth="y")
-        Webhook.objects.create(user=user, url=f"https://hooks.example/{n}", kinds=["turn"])
+        Webhook.objects.create(user=user, url="https://hooks.example/x", kinds=["turn"])
     refresh_flags(user.pk)
 
 
