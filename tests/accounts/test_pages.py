@@ -26,9 +26,10 @@ def _client_in(language: str) -> Client:
 
 
 @pytest.mark.django_db
-def test_home_lists_the_three_games_with_players_and_rules_links(client):
+def test_home_lists_every_registered_game_with_players_and_rules_links(client):
     html = client.get(reverse("home")).content.decode()
-    assert html.count('class="game-tile ') == 3
+    # The site's three games, and the test settings' plug-in game.
+    assert html.count('class="game-tile ') == 4 and "Hidden number" in html
     for name in ("Mamma Mia!", "こなもんっ!", "マルミエール"):
         assert name in html
     for slug in ("mamma-mia", "konamon", "marumiere"):

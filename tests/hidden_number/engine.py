@@ -1,7 +1,8 @@
 """Hidden number: the smallest game with a hidden fact, kept to prove that a game plugs in.
 
 Two players each get a secret number from the seed. Taking turns, a player guesses the other's
-number and is told "higher" or "lower"; whoever names the other's number first wins. A seat sees its
+number (any number not guessed before) and is told "higher" or "lower"; whoever names the other's
+number first wins. A seat sees its
 own number and every hint; nobody sees the other's number before the end.
 
 Pure like every engine (``shared/rules/ENGINE.md``): no Django, no I/O, no clock, no global
@@ -30,12 +31,18 @@ def _candidates(state: State, seat: int) -> range:
     return range(low, high + 1)
 
 
+def _guessable(state: State, seat: int) -> list[int]:
+    """Any number from 1 to top that ``seat`` has not guessed yet (hints are advice, not a rule)."""
+    guessed = set(state["guessed"][seat])
+    return [n for n in range(1, state["options"]["top"] + 1) if n not in guessed]
+
+
 class HiddenNumber(Engine):
     slug = "hidden-number"
     name = "Hidden number"
     min_players = 2
     max_players = 2
-    options = {"top": [20, 100]}
+    options = {"top": [100, 20]}
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         self.check_players(players)
@@ -53,6 +60,7 @@ class HiddenNumber(Engine):
             secrets = [rng.randint(1, options["top"]) for _ in range(players)]
         state["secrets"] = secrets
         state["bounds"] = [[1, options["top"]] for _ in range(players)]
+        state["guessed"] = [[] for _ in range(players)]
         state["log"].append({"type": "start", "top": options["top"]})
         return state
 
@@ -60,14 +68,15 @@ class HiddenNumber(Engine):
         return [] if self.is_over(state) else [state["turn"]]
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.waiting_for(state):
+        if not _is_int(seat) or seat not in self.waiting_for(state):
             return []
-        return [{"type": "guess", "number": n} for n in _candidates(state, seat)]
+        return [{"type": "guess", "number": n} for n in _guessable(state, seat)]
 
     def play(self, state: State, seat: int, move: Move) -> State:
         check_guess(self, state, seat, move)
         state = copy_state(state)
         number, secret = move["number"], state["secrets"][_target(seat)]
+        state["guessed"][seat].append(number)
         if number == secret:
             state["winner"] = seat
             state["log"].append({"type": "hit", "seat": seat, "number": number})
@@ -76,9 +85,9 @@ class HiddenNumber(Engine):
         hint = "higher" if secret > number else "lower"
         bounds = state["bounds"][seat]
         if hint == "higher":
-            bounds[0] = number + 1
+            bounds[0] = max(bounds[0], number + 1)
         else:
-            bounds[1] = number - 1
+            bounds[1] = min(bounds[1], number - 1)
         state["log"].append({"type": "guess", "seat": seat, "number": number, "hint": hint})
         state["turn"] = _target(seat)
         return state
@@ -117,14 +126,14 @@ def check_guess(engine: HiddenNumber, state: State, seat: Any, move: Any) -> Non
     """A guess is a number still possible for the other's secret, by the seat whose turn it is."""
     if engine.is_over(state):
         raise IllegalMove("The game is over.", code="game_over")
-    if seat not in engine.waiting_for(state):
+    if not _is_int(seat) or seat not in engine.waiting_for(state):
         raise IllegalMove("It is not your move now.", code="not_your_turn")
     if not isinstance(move, dict) or move.get("type") != "guess" or set(move) != {"type", "number"}:
         raise IllegalMove("That is not a move.", code="not_a_move")
     number = move["number"]
-    if not _is_int(number) or number not in _candidates(state, seat):
-        low, high = state["bounds"][seat]
-        raise IllegalMove(f"Guess a number from {low} to {high}.", code="out_of_bounds", low=low, high=high)
+    if not _is_int(number) or number not in _guessable(state, seat):
+        top = state["options"]["top"]
+        raise IllegalMove(f"Guess a number from 1 to {top} you have not guessed yet.", code="not_guessable", top=top)
 
 
 engine = HiddenNumber()

@@ -44,11 +44,11 @@ def test_a_game_is_played_to_the_end_through_the_pages(client, players):
     response = client.post(
         reverse("game-create"),
         {"engine_slug": SLUG, "players": 2, "bots": 0, "time_limit_hours": 0, "visibility": "public",
-         "opt_hidden_number_top": "100"},
+         "opt_hidden_number_top": "20"},
     )
     assert response.status_code == 302, response.content.decode()[:500]
     game = Game.objects.get(engine_slug=SLUG)
-    assert game.options == {"top": 100}
+    assert game.options == {"top": 20}
     client.force_login(bob)
     assert client.post(reverse("game-join", args=[game.pk])).status_code == 302
     rng = random.Random(7)

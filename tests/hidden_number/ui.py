@@ -45,7 +45,7 @@ class HiddenNumberUI(GameUI):
         "reveal": _reveal,
     }
     message_templates = {
-        "out_of_bounds": gettext_lazy("Guess a number from %(low)s to %(high)s."),
+        "not_guessable": gettext_lazy("Guess a number from 1 to %(top)s you have not guessed yet."),
     }
     awaited_phrases = (("guess", gettext_lazy("guess the other number")),)
     option_labels = {
