@@ -29,7 +29,7 @@ run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(DEVSERVICES) $(BIN)/python -m mammamia.run
 
 test: $(STAMP)
-	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} DJANGO_SETTINGS_MODULE=tests.settings $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks: embedded PostgreSQL and Redis of their own under var/bench (or DATABASE_URL's server,
 # database <name>_bench, and CELERY_BROKER_URL). Bounded: about 6-10 minutes. BENCH_ARGS, e.g. --quick.
@@ -59,7 +59,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 check: $(STAMP)
-	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \
+	DEBUG=0 CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
 
 messages: $(STAMP)

@@ -25,6 +25,18 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """allauth's mails greet with the site's name; without the sites framework
-        that would be the host name ("Hello from 127.0.0.1:8000!"), so name it."""
+        that would be the host name ("Hello from 127.0.0.1:8000!"), so name it.
+        They go through the outbox like game e-mails (trust.account_mail): an SMTP
+        outage delays them and loses none."""
+        from trust.account_mail import queue_account_mail
+
         site = context.get("current_site") or get_current_site(allauth_context.request)
-        super().send_mail(template_prefix, email, {**context, "current_site": _SiteForMail("mammamia", site.domain)})
+        context = {**context, "current_site": _SiteForMail("mammamia", site.domain)}
+        queue_account_mail(self.render_mail(template_prefix, email, context), context=context)
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """Failed logins count per account AND client address (trust.throttling): a stranger elsewhere
+        cannot lock the owner out; the web login and POST /api/token/ share the counter."""
+        from trust.throttling import login_attempts_key
+
+        return login_attempts_key(self, request, **credentials)

@@ -57,6 +57,11 @@ class SettingsForm(forms.ModelForm):
         # Control and formatting characters would let a name impersonate layout.
         if any(not ch.isprintable() for ch in name):
             raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."), code="invalid")
+        from trust.names import imitation_reason
+
+        reason = imitation_reason(name, user=self.instance)
+        if reason is not None:
+            raise forms.ValidationError(reason, code="imitation")
         return name
 
     def clean_time_zone(self) -> str:

@@ -24,7 +24,10 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         request.LANGUAGE_CODE = user.language
         messages.success(request, _("Your settings are saved."))
         return remember_language(redirect("settings"), language=user.language)
-    return render(request, "accounts/settings.html", {"form": form, "time_zones": time_zone_names()})
+    from trust.views import settings_context
+
+    context = {"form": form, "time_zones": time_zone_names(), **settings_context(request.user)}
+    return render(request, "accounts/settings.html", context)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -35,5 +38,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "profile_user": profile_user,
             "is_own_profile": request.user == profile_user,
+            "profile_blocked": _has_blocked(request.user, profile_user),
         },
     )
+
+
+def _has_blocked(user, other) -> bool:
+    from together.selectors import has_blocked
+
+    return has_blocked(user=user, other=other)

@@ -3,13 +3,15 @@
 Needs DATABASE_URL and CELERY_BROKER_URL (``make bench`` starts embedded ones
 through mammamia.devservices under ``var/bench``). Creates a fresh database
 ``<name>_bench`` on that server, migrates it, seeds it, serves the site with
-gunicorn as in production and measures, in this order:
+uvicorn as in production and measures, in this order:
 
 1. engines (a separate process on one CPU);
 2. the ceilings: PostgreSQL (pgbench) and the framework (a bare Django view);
 3. moves over HTTP: closed loop (N = 1, 8, 32, 128) and open loop (fixed load);
-4. growth (queries and time vs game length and history size);
-5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher).
+4. growth (queries and time vs game length and history size), and of the leaderboard and the profile
+   with 100 vs 100,000 rated players (100 vs 1,000,000 rated games: ``bench.ratings``);
+5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher);
+6. live updates: idle cost of polling vs push, update latency with 1,000 idle streams, 5,000 streams held.
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
 ``--quick`` runs every part briefly (a smoke test of the suite, not figures).
@@ -45,7 +47,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["engines", "ceilings", "closed", "open", "growth", "fanout"])
+                        choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout", "live"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # The README's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -61,7 +63,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="run the whole stack at this nice value (e.g. -10, as root) to shield it from other "
                              "work on a shared machine; recorded in the results")
     parser.add_argument("--access-log", action="store_true",
-                        help="gunicorn access log with each request's server time (var/bench/access.log)")
+                        help="uvicorn's access log (in var/bench/web.log)")
+    parser.add_argument("--server", choices=["uvicorn", "gunicorn"], default="uvicorn",
+                        help="the web server: uvicorn (production: the site and the live streams) or gunicorn "
+                             "(the WSGI site alone, as before live updates; to compare)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--doc", type=Path, default=DOC)
     parser.add_argument("--no-profile", dest="profile", action="store_false",
@@ -242,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench import ceilings, fanout, growth, report, seed
     from bench import engines as _engines  # noqa: F401 - imported for its module docstring in the report
+    from bench import ratings as ratings_bench
 
     call_command("migrate", "--noinput", verbosity=0)
     call_command("collectstatic", "--noinput", verbosity=0)
@@ -252,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": report.machine(database_url),
         "config": {
             "quick": args.quick, "web_workers": args.web_workers, "celery_concurrency": args.celery_concurrency,
-            "nice": args.nice,
+            "nice": args.nice, "server": args.server,
             "closed_seconds": args.duration, "open_seconds": args.open_duration,
         },
     }
@@ -264,16 +270,15 @@ def main(argv: list[str] | None = None) -> int:
 
     web_options = []
     if args.access_log:
-        # Each request's own time on the server (%(M)s, ms), to tell queueing from service time.
-        web_options = ["--access-logfile", str(work_dir / "access.log"),
-                       "--access-logformat", '%(t)s %(m)s %(U)s %(s)s %(M)s']
+        web_options = ["--access-log"]
     stack = Stack(env=env, work_dir=work_dir, web_workers=args.web_workers,
-                  celery_concurrency=args.celery_concurrency, email_port=email_port, web_options=web_options)
+                  celery_concurrency=args.celery_concurrency, email_port=email_port, web_options=web_options,
+                  server=args.server)
     try:
         stack.start_mail()
         stack.start_workers()
         stack.start_web()
-        log(f"site at {stack.base_url} (gunicorn -w {args.web_workers}), "
+        log(f"site at {stack.base_url} ({args.server}, {args.web_workers} worker processes), "
             f"Celery -c {args.celery_concurrency}, SMTP catcher on {email_port}")
         warmup = 1.0 if args.quick else 3.0
         roots = cpu_roots(stack, work_dir)
@@ -282,13 +287,17 @@ def main(argv: list[str] | None = None) -> int:
                 prioritise(pid, args.nice)
         results["config"]["cpu_measured_for"] = sorted(name for name, pid in roots.items() if pid)
 
-        needs_pool = any(wants(args, p) for p in ("ceilings", "closed", "open"))
+        needs_pool = any(wants(args, p) for p in ("ceilings", "closed", "open", "live"))
         pools = {}
         if needs_pool:
             started = time.perf_counter()
-            sizes = {f"c{n}": n + max(9, n // 4) for n in args.players}
+            sizes = {}
+            if wants(args, "closed") or wants(args, "ceilings"):
+                sizes = {f"c{n}": n + max(9, n // 4) for n in args.players}
             if wants(args, "open"):
                 sizes["open"] = 40 if args.quick else 100
+            if wants(args, "live"):
+                sizes["live"] = 16 if args.quick else 48
             for offset, (name, size) in enumerate(sizes.items()):
                 pools[name] = seed.http_pool(name, size, offset=offset)
             log(f"seeded {sum(sizes.values())} two-seat games with their players "
@@ -361,10 +370,22 @@ def main(argv: list[str] | None = None) -> int:
                     f"page p50 {row['game_page'].get('p50_ms')} ms p99 {row['game_page'].get('p99_ms')} ms")
                 results["open_loop_scaled"].append({"fraction": fraction, **row})
 
+        if wants(args, "live"):
+            from bench import live_runner
+
+            with Phase(results, "live updates"):
+                results["live"] = live_runner.run(base=stack.base_url, roots=roots, web_pid=stack.pid("web"),
+                                                  pool=pools["live"], quick=args.quick, log=log)
+
         if wants(args, "growth"):
             log("growth ...")
             with Phase(results, "growth"):
                 results["growth"] = growth.run(repeat=5 if args.quick else 11, log=log)
+
+        if wants(args, "ratings"):
+            log("ratings growth (100 vs 100,000 players) ...")
+            with Phase(results, "ratings"):
+                results["ratings"] = ratings_bench.run(repeat=5 if args.quick else 11, log=log, quick=args.quick)
 
         if wants(args, "fanout"):
             log(f"fan-out, {args.emails} e-mails ...")

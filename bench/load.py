@@ -49,7 +49,7 @@ _SECTION = re.compile(r'<section class="mv"[^>]*id="moves".*?</section>', re.S)
 _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _TAG = re.compile(r"<(input|button)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
-_ACTIVE = 'hx-trigger="every '
+_ACTIVE = ' hx-trigger="'  # only an active game's (or waiting room's) #live has one
 
 
 class BudgetSpent(Exception):

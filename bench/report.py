@@ -32,6 +32,7 @@ def machine(database_url: str) -> dict:
     import django
     import gunicorn
     import psycopg
+    import uvicorn
 
     cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
                 if line.startswith("model name")), platform.processor())
@@ -66,6 +67,7 @@ def machine(database_url: str) -> dict:
         "python": platform.python_version(),
         "django": django.get_version(),
         "gunicorn": gunicorn.__version__,
+        "uvicorn": uvicorn.__version__,
         "postgresql": f"{pg_version} (fsync={fsync}, synchronous_commit={sync_commit})",
         "broker": broker,
         "git": _git("rev-parse", "--short", "HEAD") + (" + uncommitted changes" if dirty else ""),
@@ -134,6 +136,16 @@ def targets(results: dict) -> list[dict]:
             add(f"{label}: 10 vs 10,000 finished games", "same within noise",
                 f"{small['queries']} vs {big['queries']} queries, {_best(small)} vs {_best(big)} ms "
                 f"(SQL {small.get('sql_ms')} vs {big.get('sql_ms')} ms)", _same_within_noise(small, big))
+    ratings = results.get("ratings")
+    if ratings and "large" in ratings:
+        for key, label in (("leaderboard_top", "leaderboard, top page"),
+                           ("leaderboard_middle", "leaderboard, middle page"),
+                           ("leaderboard_last", "leaderboard, last page"), ("profile", "profile (ratings and chart)")):
+            small, big = ratings["small"][key], ratings["large"][key]
+            add(f"{label}: {ratings['small']['players']:,} vs {ratings['large']['players']:,} rated players",
+                "same within noise",
+                f"{small['queries']} vs {big['queries']} queries, {_best(small)} vs {_best(big)} ms "
+                f"(SQL {small.get('sql_ms')} vs {big.get('sql_ms')} ms)", _same_within_noise(small, big))
     engines = results.get("engines")
     if engines:
         for row in engines:
@@ -145,6 +157,29 @@ def targets(results: dict) -> list[dict]:
         add(f"{fanout['emails']:,} turn e-mails to the SMTP server", "≤ 60 s",
             f"{fanout['seconds']} s ({fanout['delivered']:,} delivered)",
             fanout["complete"] and fanout["seconds"] <= 60 and fanout["emails"] >= 10_000)
+    live = results.get("live")
+    if live:
+        latency = live.get("latency") or {}
+        measured = latency.get("from_publish") or {}
+        idle = latency.get("idle_streams", 0)
+        add(f"update latency p50, move commit to every watching page's new partial, {idle:,} idle streams",
+            "≤ 150 ms", f"{measured.get('p50_ms')} ms ({measured.get('n')} moves, {latency.get('missed')} missed)",
+            measured.get("p50_ms", 1e9) <= 150 and not latency.get("missed"))
+        add("update latency p99", "≤ 500 ms", f"{measured.get('p99_ms')} ms", measured.get("p99_ms", 1e9) <= 500)
+        cost = live.get("idle") or {}
+        if cost:
+            poll, push = cost["poll"], cost["push"]
+            add("idle CPU per open page per minute, polling every 5 s vs push", "≥ 20× less",
+                f"{poll['server_cpu_ms_per_page_minute']} vs {push['server_cpu_ms_per_page_minute']} ms = "
+                f"{cost.get('ratio')}× (beyond the idle stack: {poll.get('net_cpu_ms_per_page_minute')} vs "
+                f"{push.get('net_cpu_ms_per_page_minute')} ms = {cost.get('net_ratio')}×)",
+                (cost.get("ratio") or 0) >= 20)
+        streams = live.get("streams")
+        if streams:
+            add(f"{streams['opened']:,} open streams without errors", "all up and held",
+                f"{streams['ready']:,} up, {streams['alive_after_hold']:,} alive after {streams['hold_s']} s, "
+                f"{streams['kb_per_stream']} KB each, errors {streams['errors'] or 'none'}",
+                streams["ready"] == streams["opened"] == streams["alive_after_hold"] and not streams["errors"])
     return rows
 
 
@@ -195,8 +230,8 @@ def markdown(results: dict) -> str:
         "# Benchmarks",
         "",
         "Written by `make bench` (`python -m bench`; see bench/__main__.py). Every figure below is from the run "
-        "described here, on this machine, against real PostgreSQL and a real broker, with the site served by "
-        "gunicorn as in production (DEBUG=0). Raw numbers: `bench/results.json`.",
+        "described here, on this machine, against real PostgreSQL and a real broker, with the site served as in "
+        f"production by {results['config'].get('server', 'gunicorn')} (DEBUG=0). Raw numbers: `bench/results.json`.",
         "",
         "## Machine",
         "",
@@ -204,8 +239,7 @@ def markdown(results: dict) -> str:
         + (" — **quick run (smoke test), not figures**" if results["config"].get("quick") else ""),
         f"- CPU: {m['cpu']}, {m['cores']} cores; {m['memory_gib']} GiB memory; {m['os']} (kernel {m['kernel']})",
         f"- load average when the run began: {_fmt(m.get('load_average_at_start'))}",
-        f"- Python {m['python']}, Django {m['django']}, gunicorn {m['gunicorn']} "
-        f"(-w {results['config']['web_workers']}, sync workers), Celery worker -c "
+        f"- Python {m['python']}, Django {m['django']}, {_server(results)}, Celery worker -c "
         f"{results['config']['celery_concurrency']}"
         + (f"; the whole stack and the load generator ran at nice {results['config']['nice']} to shield them from "
            "other work on the machine" if results["config"].get("nice") else ""),
@@ -359,6 +393,31 @@ def markdown(results: dict) -> str:
                 out.append(f"| {name} | {int(count):,} | {r['queries']} | {r['median_ms']} | {_fmt(r.get('min_ms'))} "
                            f"| {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
         out.append("")
+    ratings = results.get("ratings")
+    if ratings and "large" in ratings:
+        small, large = ratings["small"], ratings["large"]
+        out += [
+            "## Ratings growth",
+            "",
+            "`bench/ratings.py`: the same method as the growth tables, on finished rated two-seat games and ratings "
+            "seeded by SQL (drawn numbers, not OpenSkill replays; every player active), `VACUUM (ANALYZE)` after "
+            f"each seeding. First {small['players']:,} players and {small['games']:,} rated games, then "
+            f"{large['players']:,} players and {large['games']:,} rated games ({large.get('rating_changes', 0):,} "
+            f"rating changes; leaderboard index {large.get('leaderboard_index_size')}). The profile is of a player "
+            f"with {small['star_games']:,} then {large['star_games']:,} rated games.",
+            "",
+            "| page | players | rated games | queries | median ms | fastest ms | Django CPU ms | SQL ms |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for key, name in (("leaderboard_top", "leaderboard, top"), ("leaderboard_middle", "leaderboard, middle page"),
+                          ("leaderboard_last", "leaderboard, last page"),
+                          ("api_leaderboard_middle", "API leaderboard, middle page"), ("profile", "profile")):
+            for data in (small, large):
+                r = data[key]
+                out.append(f"| {name} | {data['players']:,} | {data['games']:,} | {r['queries']} | {r['median_ms']} "
+                           f"| {_fmt(r.get('min_ms'))} | {_fmt(r.get('cpu_ms'))} | {_fmt(r.get('sql_ms'))} |")
+        out += ["", f"Plan of the middle page's query at {large['players']:,} players:", "", "```",
+                large.get("plan_middle", ""), "```", ""]
     fanout = results.get("fanout")
     if fanout:
         f = fanout
@@ -373,6 +432,9 @@ def markdown(results: dict) -> str:
             f"{_fmt(f.get('server_cpu_ms_per_email'))} ms ({f.get('server_cpu_s')} s in all).",
             "",
         ]
+    live = results.get("live")
+    if live:
+        out += _live_markdown(live)
     profiles = results.get("profiles") or {}
     if profiles:
         out += ["## Profiles", "", "py-spy samples (97 Hz, all child processes) during the run; shares of all samples "
@@ -386,3 +448,66 @@ def markdown(results: dict) -> str:
     if NOTES.exists():
         out += [NOTES.read_text().strip(), ""]
     return "\n".join(out)
+
+
+def _server(results: dict) -> str:
+    """The web server of the run (runs before live updates had gunicorn's sync workers)."""
+    workers = results["config"]["web_workers"]
+    if results["config"].get("server", "gunicorn") == "uvicorn":
+        return (f"uvicorn {results['machine'].get('uvicorn', '')} ({workers} worker processes, the WSGI site in "
+                f"WEB_THREADS threads each, and the live-update streams)")
+    return f"gunicorn {results['machine']['gunicorn']} (-w {workers}, sync workers)"
+
+
+def _live_markdown(live: dict) -> list[str]:
+    out = ["## 6. Live updates", ""]
+    cost = live.get("idle") or {}
+    if cost:
+        none, poll, push = cost.get("none") or {}, cost["poll"], cost["push"]
+        out += [
+            "Idle open pages: CPU of the whole stack (web, workers, PostgreSQL, broker) while nothing happens. "
+            f"With no page open the stack idles at {none.get('server_cpu_s_per_s')} CPU s/s (Celery, beat, "
+            "PostgreSQL); \"beyond\" subtracts that.",
+            "",
+            "| pages | how | CPU ms per page per minute | beyond the idle stack | requests, events in the window |",
+            "| --- | --- | --- | --- | --- |",
+            f"| {poll['pages']} | poll `/games/<id>/table/?v=` every 5 s (the site before) "
+            f"| {poll['server_cpu_ms_per_page_minute']} | {poll.get('net_cpu_ms_per_page_minute')} "
+            f"| {poll.get('during')} |",
+            f"| {push['pages']} | hold a stream | {push['server_cpu_ms_per_page_minute']} "
+            f"| {push.get('net_cpu_ms_per_page_minute')} | {push.get('during')} |",
+            "",
+            f"Push costs {cost.get('ratio')}× less per page ({cost.get('net_ratio')}× beyond the idle stack).",
+            "",
+        ]
+    latency = live.get("latency")
+    if latency:
+        p, d, q = latency["from_publish"], latency["event_delivered"], latency["from_post"]
+        out += [
+            f"Update latency: {latency['moves']} moves, one after another, in {latency['games']} two-seat games, "
+            f"each watched by {latency['watchers_per_game']} open pages (both seats and two spectators, streams), "
+            f"with {latency['idle_streams']:,} idle streams of other games connected "
+            f"(opened in {latency['idle_connect_s']} s). Measured from the move's publish (a Redis subscriber in "
+            "the load generator hears it right after the commit) until the last watcher has fetched its new "
+            f"partial; {latency['missed']} moves missed (no update within 5 s).",
+            "",
+            "| | p50 ms | p95 ms | p99 ms | max ms |",
+            "| --- | --- | --- | --- | --- |",
+            f"| commit → every page has its new partial | {p.get('p50_ms')} | {p.get('p95_ms')} | {p.get('p99_ms')} "
+            f"| {p.get('max_ms')} |",
+            f"| commit → every stream delivered the event | {d.get('p50_ms')} | {d.get('p95_ms')} "
+            f"| {d.get('p99_ms')} | {d.get('max_ms')} |",
+            f"| move POST sent → every page has its new partial | {q.get('p50_ms')} | {q.get('p95_ms')} "
+            f"| {q.get('p99_ms')} | {q.get('max_ms')} |",
+            "",
+        ]
+    streams = live.get("streams")
+    if streams:
+        out += [
+            f"Connections held: {streams['opened']:,} streams opened ({streams['connect_s']} s), "
+            f"{streams['ready']:,} up, {streams['alive_after_hold']:,} still open after {streams['hold_s']} s; "
+            f"errors: {streams['errors'] or 'none'}. Web processes' resident memory {streams['web_rss_before_mb']} MB "
+            f"before, {streams['web_rss_held_mb']} MB while held: **{streams['kb_per_stream']} KB per stream**.",
+            "",
+        ]
+    return out

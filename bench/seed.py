@@ -62,7 +62,8 @@ def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
         first, second = users[2 * index], users[2 * index + 1]
         game = two_seat_game(engines[(index + offset) % len(engines)], first, second)
         pool.append({"game": game.pk, "engine": game.engine_slug,
-                     "users": [{"cookies": cookies_for(first)}, {"cookies": cookies_for(second)}]})
+                     "users": [{"cookies": cookies_for(first), "id": first.pk},
+                           {"cookies": cookies_for(second), "id": second.pk}]})
     return pool
 
 

@@ -2,7 +2,7 @@
 
 - ``bench_database_url``: the same PostgreSQL server as DATABASE_URL, database ``<name>_bench``.
 - ``recreate_database``: DROP ... WITH (FORCE) and CREATE, so every run starts empty.
-- ``Stack``: the SMTP catcher, the Celery workers and gunicorn (several sync workers,
+- ``Stack``: the SMTP catcher, the Celery workers and uvicorn (several worker processes,
   DEBUG=0, SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, no SSL redirect, cookies not secure)
   on a free loopback port. Each process gets its own session, so stopping it
   stops its children too; only processes this module started are ever signalled.
@@ -116,6 +116,7 @@ class Stack:
     port: int = 0
     email_port: int = 0
     web_options: list[str] = field(default_factory=list)
+    server: str = "uvicorn"  # or "gunicorn": the WSGI site alone, as before live updates (for comparisons)
     processes: dict[str, Process] = field(default_factory=dict)
 
     @property
@@ -158,9 +159,16 @@ class Stack:
 
     def start_web(self) -> None:
         self.port = free_port()
-        self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
-                            "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
-                            "--graceful-timeout", "10", *self.web_options])
+        # As in production: uvicorn serving mammamia.asgi (the WSGI site in WEB_THREADS threads per
+        # process, and the live-update streams).
+        if self.server == "gunicorn":
+            self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
+                                "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
+                                "--graceful-timeout", "10"])
+        else:
+            self._start("web", [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", "127.0.0.1",
+                                "--port", str(self.port), "--workers", str(self.web_workers), "--backlog", "4096",
+                                "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])])
 
         def answers() -> bool:
             self._alive("web")
@@ -170,7 +178,7 @@ class Stack:
             except OSError:
                 return False
 
-        _wait(answers, 60, "gunicorn")
+        _wait(answers, 60, "uvicorn")
         # Warm every worker (imports, templates, URL resolvers) before anything is measured.
         for _ in range(self.web_workers * 6):
             with urllib.request.urlopen(f"{self.base_url}/", timeout=5) as response:  # noqa: S310 - loopback

@@ -9,7 +9,7 @@ tears down again:
   ``mammamia.devservices`` under ``var/e2e/`` (their own PostgreSQL and Redis,
   so an engineer's ``make run`` worker never steals our tasks);
 - a fresh database ``mammamia_e2e`` on that PostgreSQL server, migrated;
-- gunicorn with ``DEBUG=0`` on a free loopback port (plain HTTP, so the HTTPS
+- uvicorn (the site and its live-update streams) with ``DEBUG=0`` on a free loopback port (plain HTTP, so the HTTPS
   redirect, secure cookies and HSTS are switched off), after collectstatic;
 - a real Celery worker and Celery beat (bots move after ``BOT_MOVE_DELAY_SECONDS``);
 - the aiosmtpd mail catcher (``mammamia.mailcatcher``) saving every message
@@ -30,6 +30,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,7 @@ class Stack:
     artifacts: Path
     env: dict[str, str]
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
+    restart_web: Callable[[], None] | None = None
 
     def url(self, path: str) -> str:
         return self.base_url + path
@@ -145,6 +147,20 @@ def _stop(name: str, process: subprocess.Popen) -> None:
         process.wait(timeout=5)
 
 
+def web_argv(port: int) -> list[str]:
+    """The ASGI server as in production: the site and the live-update streams (mammamia/asgi.py)."""
+    return [PYTHON, "-m", "uvicorn", "mammamia.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+            "--workers", "2", "--timeout-graceful-shutdown", "2"]
+
+
+def _restart_web(stack: Stack, port: int, cleanup: ExitStack) -> None:
+    """Stop the web server and start it again on the same port (open pages' streams drop meanwhile)."""
+    _stop("web", stack.processes["web"])
+    web = _start(stack, "web", web_argv(port))
+    cleanup.callback(_stop, "web", web)
+    _wait_http(stack, web)
+
+
 def _run(stack: Stack, name: str, argv: list[str]) -> None:
     logs = stack.artifacts / "logs"
     logs.mkdir(parents=True, exist_ok=True)
@@ -156,7 +172,8 @@ def _wait_http(stack: Stack, process: subprocess.Popen, timeout: float = 60) -> 
     deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}; see {stack.artifacts / 'logs/web.log'}")
+            log_file = stack.artifacts / "logs/web.log"
+            raise RuntimeError(f"the web server exited with {process.returncode}; see {log_file}")
         try:
             with urllib.request.urlopen(stack.url("/"), timeout=5) as response:  # noqa: S310 - our own loopback URL
                 if response.status == 200:
@@ -166,7 +183,7 @@ def _wait_http(stack: Stack, process: subprocess.Popen, timeout: float = 60) -> 
         except OSError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError("gunicorn did not answer in time")
+            raise RuntimeError("the web server did not answer in time")
         time.sleep(0.2)
 
 
@@ -278,18 +295,15 @@ def running_stack(artifacts: Path):
             cleanup.callback(_stop, name, process)
             return process
 
-        web = start(
-            "web",
-            [PYTHON, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{web_port}", "-w", "2",
-             "-k", "gthread", "--threads", "4", "--access-logfile", "-", "--timeout", "60"],
-        )
+        web = start("web", web_argv(web_port))
+        stack.restart_web = lambda: _restart_web(stack, web_port, cleanup)
         start("worker", [PYTHON, "-m", "celery", "-A", "mammamia", "worker", "-l", "info", "-c", "2",
                          "-n", f"e2e-{web_port}@%h", "--without-gossip", "--without-mingle"])
         start("beat", [PYTHON, "-m", "celery", "-A", "mammamia", "beat", "-l", "info",
                        "-s", str(artifacts / "logs" / "celerybeat-schedule")])
         _wait_http(stack, web)
         _wait_log(stack, "worker", "ready.")
-        log(f"site at {base_url} (DEBUG=0, gunicorn), worker and beat up, mail to {mail_dir}; "
+        log(f"site at {base_url} (DEBUG=0, uvicorn), worker and beat up, mail to {mail_dir}; "
             f"{time.monotonic() - started:.1f}s")
         yield stack
         log("stopping the stack")

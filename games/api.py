@@ -12,7 +12,6 @@ from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import permissions, status
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -76,14 +75,19 @@ class MyGamesView(ApiView):
     def get(self, request):
         seats = (
             Seat.objects.filter(
-                user=request.user, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED]
+                user=request.user,
+                game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABANDONED],
             )
             .select_related("game", "user")
             .prefetch_related(seats_prefetch())
             .order_by("-awaited", "awaited_since", "-game__finished_at", "-game_id")
         )
         page = self.paginate_queryset(seats)
-        return self.get_paginated_response(MyGameSerializer(page, many=True, context={"request": request}).data)
+        from together.selectors import unread_counts
+
+        unread = unread_counts(user=request.user, game_ids=[seat.game_id for seat in page])
+        context = {"request": request, "chat_unread": unread}
+        return self.get_paginated_response(MyGameSerializer(page, many=True, context=context).data)
 
     @extend_schema(request=CreateGameSerializer, responses={201: GameSummarySerializer, **ERRORS})
     def post(self, request):
@@ -96,6 +100,7 @@ class MyGamesView(ApiView):
             time_limit_hours=data["time_limit_hours"],
             visibility=data["visibility"],
             bots=data["bots"],
+            rated=data["rated"],
         )
         return Response(GameSummarySerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
@@ -197,13 +202,6 @@ class LeaveView(ApiView):
     def post(self, request, game_id: int):
         lobby_services.leave_game(user=request.user, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class TokenView(ObtainAuthToken):
-    """Exchange username and password for an API token (send it as ``Authorization: Token <key>``)."""
-
-    def get_exception_handler(self):
-        return api_exception_handler
 
 
 def _valid(serializer_class, request) -> dict:

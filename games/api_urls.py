@@ -3,6 +3,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from games import api
+from trust.api import TokenView
 
 
 class SwaggerDocs(SpectacularSwaggerSplitView):
@@ -21,7 +22,7 @@ class SwaggerDocs(SpectacularSwaggerSplitView):
 
 urlpatterns = [
     path("docs/", SwaggerDocs.as_view(url_name="api-schema"), name="api-docs"),
-    path("token/", api.TokenView.as_view(), name="api-token"),
+    path("token/", TokenView.as_view(), name="api-token"),
     path("games/", api.MyGamesView.as_view(), name="api-games"),
     path("lobby/", api.LobbyView.as_view(), name="api-lobby"),
     path("games/<int:game_id>/", api.GameView.as_view(), name="api-game"),

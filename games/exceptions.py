@@ -14,11 +14,27 @@ class GameError(Exception):
     status = 400
 
     def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message()
+        message = message or self.default_message()
+        # A message may echo the input: a lone surrogate ("\ud800") could not be encoded into the response.
+        self.message = str(message).encode("utf-8", "replace").decode("utf-8")
         super().__init__(self.message)
 
     def default_message(self) -> str:
         return _("That is not possible.")
+
+
+class ReplayUnavailable(GameError):
+    """A finished game whose recorded moves no longer replay: it was played under an earlier reading of
+    the rules (the engine refuses a move it accepted then)."""
+
+    code = "replay_unavailable"
+    status = 409
+
+    def default_message(self) -> str:
+        return _(
+            "This game was played under an earlier reading of the rules, so its replay cannot be rebuilt. "
+            "Its result and final hands stand."
+        )
 
 
 class StaleVersion(GameError):
@@ -91,6 +107,14 @@ class BadInput(GameError):
 
     def default_message(self) -> str:
         return _("That input is not valid.")
+
+
+class IdempotencyKeyReused(GameError):
+    code = "idempotency_key_reused"
+    status = 400
+
+    def default_message(self) -> str:
+        return _("This idempotency key was already used for another move. Send a new key with each move.")
 
 
 class IllegalMove(GameError):

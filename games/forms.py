@@ -44,6 +44,12 @@ class CreateGameForm(forms.Form):
     visibility = forms.ChoiceField(
         label=_("Who may join"), choices=Visibility.choices, initial=Visibility.PUBLIC, widget=forms.RadioSelect
     )
+    rated = forms.BooleanField(
+        label=_("Rated game"),
+        required=False,
+        initial=True,
+        help_text=_("The result counts for the players' ratings. Games with bots are never rated."),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -62,6 +62,8 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active", _("In progress")
     FINISHED = "finished", _("Finished")
     CANCELLED = "cancelled", _("Cancelled")
+    # Called off by the players while in progress (issue 17, together.services): no ranking, no stats.
+    ABANDONED = "abandoned", _("Abandoned")
 
 
 class Visibility(models.TextChoices):
@@ -99,6 +101,8 @@ class Game(models.Model):
     time_limit_hours = models.PositiveSmallIntegerField(
         _("time limit per move"), choices=TimeLimit.choices, default=TimeLimit.NONE
     )
+    # Chosen at creation (issue 22): counts for the players' ratings. Never with bots.
+    rated = models.BooleanField(_("rated"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_games"
@@ -148,6 +152,10 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == GameStatus.FINISHED
+
+    @property
+    def is_abandoned(self) -> bool:
+        return self.status == GameStatus.ABANDONED
 
     @property
     def is_public(self) -> bool:
@@ -203,6 +211,10 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
     dropped_out = models.BooleanField(_("dropped out"), default=False)
+    # The player resigned (together.services.resign): the bot plays the seat (is_bot), and when the
+    # game ends the seat is ranked last whatever the bot scored (final_rank; Game.outcome keeps the
+    # engine's own ranking).
+    resigned_at = models.DateTimeField(_("resigned"), null=True, blank=True)
     # Maintained by services.do_play_move from engine.waiting_for.
     awaited = models.BooleanField(_("awaited"), default=False)
     awaited_since = models.DateTimeField(_("awaited since"), null=True, blank=True)
@@ -351,6 +363,9 @@ class GameEvent(models.Model):
         TIMEOUT = "timeout", _("timeout")
         DROPPED_OUT = "dropped_out", _("dropped out")
         CANCELLED = "cancelled", _("cancelled")
+        RESIGNED = "resigned", _("resigned")
+        HANDED_OVER = "handed_over", _("handed to the bot")
+        ABANDONED = "abandoned", _("called off")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=16, choices=Kind.choices)

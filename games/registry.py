@@ -99,6 +99,10 @@ class GameAppConfig(AppConfig):
             return {}
         return module.rules_context(language=language)
 
+    def forbids_memory_aids(self, options: dict[str, Any]) -> bool:
+        """Whether the rules, with these options, forbid memory aids (then players get no private notes)."""
+        return False
+
     def colours_for(self, players: int) -> list[str]:
         return list(self.seat_colours or DEFAULT_SEAT_COLOURS)[:players]
 

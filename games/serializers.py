@@ -23,6 +23,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "is_bot",
             "colour",
             "dropped_out",
+            "resigned_at",
             "awaited",
             "awaited_since",
             "deadline_at",
@@ -52,6 +53,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "options",
             "visibility",
             "time_limit_hours",
+            "rated",
             "version",
             "seed_sha256",
             "seed",
@@ -80,10 +82,14 @@ class MyGameSerializer(serializers.Serializer):
 
     my_seat = serializers.IntegerField(source="number", allow_null=True)
     my_move = serializers.SerializerMethodField(help_text="Whether the game awaits my move.")
+    chat_unread = serializers.SerializerMethodField(help_text="Chat messages written since I last read the chat.")
     game = serializers.SerializerMethodField()
 
     def get_my_move(self, seat) -> bool:
         return bool(seat.awaited and not seat.is_bot)
+
+    def get_chat_unread(self, seat) -> int:
+        return self.context.get("chat_unread", {}).get(seat.game_id, 0)
 
     def get_game(self, seat) -> dict:
         return GameSummarySerializer(seat.game, context=self.context).data
@@ -104,6 +110,7 @@ class CreateGameSerializer(serializers.Serializer):
     time_limit_hours = serializers.ChoiceField(choices=TimeLimit.values, default=TimeLimit.NONE)
     visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
     bots = serializers.IntegerField(min_value=0, max_value=8, default=0)
+    rated = serializers.BooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
 
 
 class JoinSerializer(serializers.Serializer):

@@ -50,6 +50,10 @@ never from ``GameState``.
     A user was invited by username (``invitation.user``, ``invitation.game``,
     ``invitation.invited_by``). Not sent for invitation links.
 
+``invitation_declined(invitation)``
+    The invited user declined (``invitation.status`` is "declined" now); a declined rematch is
+    cancelled by ``together`` from here.
+
 ``seat_timed_out(game, seat, dropped_out)``
     ``services.play_timeout_move`` played for ``seat`` because its time ran
     out; ``dropped_out`` is True when this was its third timeout and the bot
@@ -61,6 +65,10 @@ from django.dispatch import Signal
 game_started = Signal()
 game_advanced = Signal()
 game_finished = Signal()
+# game_abandoned(game): a game ended without a result (called off by its players, together.services), inside
+# the transaction that ends it. No ranking: what counts finished games (leagues) learns it is over.
+game_abandoned = Signal()
 game_cancelled = Signal()
 invitation_created = Signal()
+invitation_declined = Signal()
 seat_timed_out = Signal()

@@ -20,9 +20,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError
+from games.exceptions import BadInput, GameError, ReplayUnavailable
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -62,7 +63,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     sections = play_selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
-    return render(request, "games/my_games.html", {"sections": sections})
+    from together.page import my_games_context
+
+    return render(request, "games/my_games.html", {"sections": sections, **my_games_context(request.user, sections)})
 
 
 @login_required
@@ -79,6 +82,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 time_limit_hours=data["time_limit_hours"],
                 visibility=data["visibility"],
                 bots=data["bots"],
+                rated=data["rated"],
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -95,6 +99,9 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
+    from trust.invites import note_use
+
+    note_use(token)
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
     invited.pop(str(game_id), None)
     invited[str(game_id)] = token
@@ -189,7 +196,9 @@ def _platform_event_text(event: GameEvent) -> str:
         return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
     if kind == GameEvent.Kind.CANCELLED:
         return _("The game was cancelled.")
-    return kind
+    from together.texts import platform_event_text
+
+    return platform_event_text(kind, name) or kind
 
 
 def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
@@ -214,6 +223,7 @@ def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | 
 def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
     game = access.game
     players = play_selectors.player_dicts(access.seats)
+    add_ratings_to_players(players, engine_slug=game.engine_slug)  # part of the board's cache key
     seat_number = access.seat_number
     context = {
         "game": game,
@@ -234,17 +244,20 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
                 "free_seats": game.players - len(access.seats),
                 "may_join": request.user.is_authenticated and not seated,
                 "invite_form": InviteForm() if seated else None,
-                "invite_url": request.build_absolute_uri(
-                    reverse("game-invite-link", args=[lobby_services.invite_token(game)])
-                )
-                if seated
-                else None,
+                "invite_links": _invite_links(request, game) if seated else [],
                 "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
             }
         )
         return context
     if game.status == GameStatus.CANCELLED:
         return context
+    # Chat, notes, resign, call off and rematch (issue 17): read for this viewer, outside the cached board.
+    from together.page import table_context
+
+    context.update(table_context(user=request.user, access=access))
+    context["page_token"] = play_selectors.page_token(
+        game=game, seats=access.seats, activity=context["activity_stamp"]
+    )
     shows_moves = access.seat is not None and not access.seat.is_bot
 
     def build_board() -> game_board.BoardParts:
@@ -290,6 +303,12 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
     if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context
+
+
+def _invite_links(request: HttpRequest, game) -> list[dict]:
+    from trust.invites import link_url, links_for
+
+    return [{"link": link, "url": link_url(request, link)} for link in links_for(game)]
 
 
 def _option_labels(game) -> list[tuple[str, str]]:
@@ -410,7 +429,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         as_seat = 0
     as_seat = max(0, min(as_seat, game.players - 1))
-    state, last_move, total = history_services.replay_step(game, step)
+    try:
+        state, last_move, total = history_services.replay_step(game, step)
+    except ReplayUnavailable as exc:
+        messages.error(request, exc.message)
+        return redirect("game", game.pk)
     step = max(0, min(step, total))
     ui = _ui(game.engine_slug)
     engine = game.engine
@@ -438,4 +461,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
     context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
+    from together.page import replay_chat
+
+    context["chat_lines"] = replay_chat(access=access, user=request.user, step=step, total=total, last_move=last_move)
     return render(request, "games/replay.html", context)

@@ -353,10 +353,10 @@ def effect_snack(state: State, customer: dict[str, Any]) -> None:
 
 
 def effect_draw(state: State, customer: dict[str, Any]) -> None:
-    """Every player with fewer than 5 cards draws 1, in seat order."""
-    for seat, hand in enumerate(state["hands"]):
-        if len(hand) < HAND_SIZE:
-            draw_cards(state, seat, 1)
+    """Every player draws 1 action card, in seat order: each chooses from 6 this round (the refill
+    tops hands up to 5 again, and a hand still above 5 keeps its cards)."""
+    for seat in range(state["players"]):
+        draw_cards(state, seat, 1)
 
 
 def effect_critic(state: State, customer: dict[str, Any]) -> None:
@@ -599,7 +599,7 @@ def customers_leave(state: State) -> None:
 
 
 def refill(state: State) -> None:
-    """Every player draws up to 5 cards, in seat order."""
+    """Every player draws up to 5 cards, in seat order (a hand above 5 keeps its cards)."""
     for seat, hand in enumerate(state["hands"]):
         if len(hand) < HAND_SIZE:
             draw_cards(state, seat, HAND_SIZE - len(hand))

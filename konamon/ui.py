@@ -41,7 +41,10 @@ EFFECT_HELP = {
     "hurry": gettext_lazy("Arrives at mood 2 instead of 3."),
     "treat": gettext_lazy("On arrival a cooked chip of the first ordered product goes to the showcase."),
     "snack": gettext_lazy("On arrival eats one chip from the showcase."),
-    "draw": gettext_lazy("On arrival every player with fewer than 5 cards draws 1."),
+    "draw": gettext_lazy(
+        "On arrival every player draws 1 action card, so everyone chooses from 6 cards this round;"
+        " the refill tops hands up to 5 again."
+    ),
     "critic": gettext_lazy("On arrival the leader(s) lose 1 point."),
 }
 # What ending a process early is called on its button.

@@ -17,3 +17,7 @@ class MammaMiaConfig(registry.GameAppConfig):
     facts = (_("3 rounds"), _("memory and bluff"))
     # The rules give each seat a recipe colour (seat 0 green, 1 red ...): the seat's colour follows it.
     seat_colours = ("green", "red", "yellow", "purple", "brown")
+
+    def forbids_memory_aids(self, options: dict) -> bool:
+        # "Strict memory" (the default): remembering the oven is the game, so no private notes.
+        return (options or {}).get("memory", "strict") == "strict"

@@ -1,4 +1,4 @@
-"""``make run``: migrate, then serve the site with a Celery worker and beat.
+"""``make run``: migrate, then serve the site (uvicorn) with a Celery worker and beat.
 
 Runs under ``mammamia.devservices`` so DATABASE_URL and CELERY_BROKER_URL
 point at real services. Processes are managed by honcho: Ctrl-C stops them all.
@@ -24,11 +24,15 @@ def main() -> int:
         procfile_lines.append(f"mail: {python} -m mammamia.mailcatcher --port 1025")
     subprocess.run([python, "manage.py", "migrate", "--noinput"], check=True, cwd=BASE_DIR, env=env)
     port = env.get("PORT", "8000")
+    # The ASGI server, as in production: the site plus the live-update streams (mammamia/asgi.py).
+    uvicorn = (
+        f"{python} -m uvicorn mammamia.asgi:application --host 127.0.0.1 --port {port} --timeout-graceful-shutdown 2"
+    )
     if env.get("DEBUG", "0").lower() in ("1", "true", "yes", "on"):
-        web = f"{python} manage.py runserver 127.0.0.1:{port}"
+        web = f"{uvicorn} --reload"
     else:
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], check=True, cwd=BASE_DIR, env=env)
-        web = f"{python} -m gunicorn mammamia.wsgi -b 127.0.0.1:{port} -w 2"
+        web = f"{uvicorn} --workers 2"
     procfile_lines += [
         f"web: {web}",
         f"worker: {python} -m celery -A mammamia worker -l info -c 2",

@@ -5,6 +5,7 @@ it is off, cookies are secure and HSTS is on. ``make run`` and ``make test``
 set the few variables a developer machine needs (see ``mammamia/devservices.py``).
 """
 
+import datetime as dt
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -14,6 +15,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 from games.installed import GAME_APPS
+from live.config import live_redis_url
 from mammamia.cache import session_engine_for
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -44,13 +46,17 @@ INSTALLED_APPS = [
     "allauth.account",
     "django_htmx",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
     "games",
     *GAME_APPS,  # each game is a folder: an app whose config is a games.registry.GameAppConfig
     "notifications",
+    "live",
+    "competition",
+    "trust",
+    "together",
     "reach",
 ]
 
@@ -60,6 +66,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "trust.middleware.TrustMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -143,6 +150,25 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/3m/key",
 }
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# The owner's way in while a stranger exhausts the password limits: a one-time code sent by e-mail.
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+# Behind a reverse proxy every request comes from the proxy's address: the client's is the
+# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (README).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+
+# API tokens (django-rest-knox, trust.ApiToken): stored hashed, one per device, lapsing after
+# API_TOKEN_IDLE_DAYS without use, all deleted when the password changes.
+KNOX_TOKEN_MODEL = "trust.ApiToken"
+# knox's migrations create its own AuthToken table even when the model is swapped out for ours.
+MIGRATION_MODULES = {"knox": None}
+API_TOKEN_IDLE_DAYS = env.int("API_TOKEN_IDLE_DAYS", default=30)
+API_TOKENS_PER_USER = env.int("API_TOKENS_PER_USER", default=20)
+REST_KNOX = {
+    "TOKEN_TTL": dt.timedelta(days=API_TOKEN_IDLE_DAYS),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
+    "AUTH_HEADER_PREFIX": "Token",
+}
 
 # Internationalisation: four languages, times shown in each user's zone.
 LANGUAGE_CODE = "en"
@@ -220,6 +246,10 @@ CELERY_BEAT_SCHEDULE = {
     "check-deadlines": {"task": "notifications.tasks.check_deadlines", "schedule": 60.0},
     # Daily digests go at 08:00 in each user's zone; zones differ by quarter hours.
     "send-digests": {"task": "notifications.tasks.send_due_digests", "schedule": crontab(minute="*/15")},
+    # Leagues whose sign-ups have closed get their games (competition.leagues.start_league).
+    "start-leagues": {"task": "competition.tasks.start_due_leagues", "schedule": 60.0},
+    # Call-off proposals nobody declined in time end their games as abandoned (issue 17).
+    "settle-call-offs": {"task": "together.tasks.settle_call_offs", "schedule": 300.0},
     # The push/webhook outbox's safety net and retries (reach/delivery.py).
     "deliver-reach": {"task": "reach.tasks.deliver_pending_reach", "schedule": 30.0},
 }
@@ -236,13 +266,45 @@ INBOUND_MAIL_DOMAIN = env.str("INBOUND_MAIL_DOMAIN", default="")
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# A private game's invitation link works until the game starts or for this many hours.
+INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
+# Table chat: messages per user in any 60 seconds, over all games (issue 17).
+CHAT_RATE_LIMIT_PER_MINUTE = env.int("CHAT_RATE_LIMIT_PER_MINUTE", default=10)
+
+# Live updates (the `live` app): open pages hold a Server-Sent Events stream, served by the ASGI
+# server, and hear "game N is at version V" through Redis pub/sub from whichever process made the
+# change. LIVE_UPDATES=0 goes back to polling every GAME_POLL_SECONDS.
+LIVE_UPDATES = env.bool("LIVE_UPDATES", default=True)
+LIVE_REDIS_URL = live_redis_url(
+    env.str("LIVE_REDIS_URL", default=""), broker_url=CELERY_BROKER_URL, cache_url=env.str("CACHE_URL", default="")
+)
+# Seconds between keep-alive comments on an idle stream (under the proxy's read timeout).
+LIVE_KEEPALIVE_SECONDS = env.float("LIVE_KEEPALIVE_SECONDS", default=20.0)
+# Pub/sub channel names are global to a Redis server (not per database number): every site on one
+# server gets its own prefix, by default from its database name.
+LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default=f"mammamia.{DATABASES['default'].get('NAME', '')}.")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": LIVE_REDIS_URL}], "prefix": LIVE_CHANNEL_PREFIX},
+    }
+}
+# Threads per ASGI web process serving the (sync, WSGI) site beside the streams (mammamia/asgi.py).
+WEB_THREADS = env.int("WEB_THREADS", default=4)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: its WWW-Authenticate header makes a missing or bad credential a 401 (not a 403).
+        "trust.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
+    "DEFAULT_PARSER_CLASSES": [
+        "trust.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_METADATA_CLASS": "trust.metadata.SafeMetadata",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -2,8 +2,8 @@
 
 A Marumiere card back shows its colour's shape (red heart, blue drop, yellow
 star, green clover) with an area proportional to the card's number; on screen
-the engine's views give each face-down card a ``size`` (number × a per-game
-factor), and this module draws it. Pure Python, no Django: the web pages and
+the engine's views give each face-down card a ``size`` (number × a factor drawn
+each round), and this module draws it. Pure Python, no Django: the web pages and
 anything else that needs a back call :func:`card_back_svg`.
 
 Each shape is a polygon normalised to area 1 (see :data:`SHAPES`), drawn with
@@ -20,7 +20,7 @@ import math
 
 SHAPE_OF = {"red": "heart", "blue": "drop", "yellow": "star", "green": "clover"}
 FILL = {"red": "#d9435b", "blue": "#2f7fd8", "yellow": "#e9b10c", "green": "#2e9b57"}
-MAX_SIZE = 9 * 1.08  # the largest back: a 9 drawn at the largest factor
+MAX_SIZE = 9 * 1.15  # the largest back: a 9 drawn at the largest factor
 CARD_BOX = (60, 84)  # width, height of a card in SVG units
 PAPER = "#fbf6ec"
 EDGE = "#b9ad98"

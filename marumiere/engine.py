@@ -6,8 +6,10 @@ bidding, tricks, scoring, view) with one small function per rule.
 
 A card's back shows its colour and a shape whose area is proportional to its
 number, drawn on screen at ``number × factor`` with a per-card factor in
-[0.92, 1.08] drawn once per game. Views give face-down cards as colour and size
-only: no number, and no card id (an id such as ``red-5`` holds the number).
+[0.85, 1.15] drawn afresh every round (so a back tells the number only roughly,
+and a card seen face up cannot be recognised by its size in a later round).
+Views give face-down cards as colour and size (1 decimal) only: no number, and
+no card id (an id such as ``red-5`` holds the number).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from games.engines.base import Engine, IllegalMove, Move, State, View, next_rng, rank_by
+from games.engines.base import Engine, IllegalMove, Move, State, View, labelled_rng, next_rng, rank_by
 
 # Components ----------------------------------------------------------------
 
@@ -30,6 +32,7 @@ NUMBERS: tuple[int, ...] = tuple(_DATA["numbers"])
 TRUMP: int = _DATA["trump"]
 MISERE: int = _DATA["misere"]
 SIZE_FACTOR: tuple[float, float] = tuple(_DATA["size_factor"])
+SIZE_DECIMALS: int = _DATA["size_decimals"]
 CARDS: tuple[str, ...] = tuple(f"{colour}-{number}" for colour in COLOURS for number in NUMBERS)
 COLOUR_OF: dict[str, str] = {card: card.rsplit("-", 1)[0] for card in CARDS}
 NUMBER_OF: dict[str, int] = {card: int(card.rsplit("-", 1)[1]) for card in CARDS}
@@ -183,11 +186,17 @@ def round_points(bid: int, won: int) -> int:
 # Backs -----------------------------------------------------------------------
 
 
-def draw_sizes(state: State) -> dict[str, float]:
-    """Each card's back size for the whole game: number × a seeded factor in [0.92, 1.08], 2 decimals."""
-    rng = next_rng(state)
+def round_sizes(seed: Any, round_number: int) -> dict[str, float]:
+    """Each card's back size for one round: number × a factor in [0.85, 1.15], 1 decimal.
+
+    Drawn afresh every round from the game's seed and the round alone, on a stream of
+    its own: the draws of ``next_rng`` (first dealer, shuffles) stay what they were when
+    sizes were drawn once per game, so games begun before keep their deals and their
+    move logs replay unchanged.
+    """
+    rng = labelled_rng(seed, f"backs:{round_number}")
     low, high = SIZE_FACTOR
-    return {card: round(NUMBER_OF[card] * rng.uniform(low, high), 2) for card in CARDS}
+    return {card: round(NUMBER_OF[card] * rng.uniform(low, high), SIZE_DECIMALS) for card in CARDS}
 
 
 def back(state: State, card: str) -> dict[str, Any]:
@@ -276,6 +285,7 @@ def start_round(state: State) -> None:
     else:
         cards = list(CARDS)
         next_rng(state).shuffle(cards)
+    state["sizes"] = round_sizes(state["seed"], state["round"])
     state["piles"], state["aside"] = deal_piles(cards, players)
     state["rows"] = [[] for _ in range(players)]
     state["played"] = [[False] * PILE_SIZE for _ in range(players)]
@@ -599,7 +609,7 @@ class Marumiere(Engine):
     per_event_log = True  # _log_view keeps each event by its "only" alone
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        """A new game: size factors, a random first dealer (or the stacked one), round 1 dealt."""
+        """A new game: a random first dealer (or the stacked one), round 1 dealt with its backs' sizes."""
         players = self.check_players(players)
         options = self.check_options(options)
         dealer, deal = check_deal(options.get("deal"), players)
@@ -615,7 +625,9 @@ class Marumiere(Engine):
             "results": [],
             "log": [],
         }
-        state["sizes"] = draw_sizes(state)
+        # Draw 0 was the per-game sizes before they became per round (round_sizes); it is still
+        # spent so that the first dealer and every shuffle stay those of games dealt before.
+        next_rng(state)
         drawn = next_rng(state).randrange(players)
         state["dealer"] = drawn if dealer is None else dealer
         start_round(state)
@@ -680,12 +692,16 @@ class Marumiere(Engine):
 # and sizes, the faces it may see, the flags, the trick and the tricks won.
 
 
+# A view's size is number × factor rounded to SIZE_DECIMALS: within half a step of the product.
+SIZE_HALF_STEP = 0.5 * 10**-SIZE_DECIMALS
+
+
 @functools.lru_cache(maxsize=4096)
 def size_candidates(size: float) -> tuple[int, ...]:
     """The numbers a back of this size can have: number × factor rounds to the size."""
     low, high = SIZE_FACTOR
-    first = max(NUMBERS[0], math.ceil((size - 0.005) / high - 1e-9))
-    last = min(NUMBERS[-1], math.floor((size + 0.005) / low + 1e-9))
+    first = max(NUMBERS[0], math.ceil((size - SIZE_HALF_STEP) / high - 1e-9))
+    last = min(NUMBERS[-1], math.floor((size + SIZE_HALF_STEP) / low + 1e-9))
     return tuple(range(first, last + 1)) or (min(NUMBERS, key=lambda n: abs(n - size)),)
 
 
@@ -948,7 +964,7 @@ def playable(card: dict[str, Any]) -> bool:
 
 
 def is_five(number: float) -> bool:
-    """Whether an estimated number is a 5 (a 5's size range overlaps no other number's)."""
+    """Whether an estimated number is taken for a 5: within half a unit of it."""
     return abs(number - TRUMP) < 0.5
 
 

@@ -20,15 +20,14 @@ from django.utils.translation import gettext as _
 
 from games.ui import names
 from games.ui.base import GameUI, Move, Players, View, at, move_value
-from marumiere.card_backs import card_back_svg
+from marumiere.card_backs import MAX_SIZE, card_back_svg
 from marumiere.names import SUIT_NAMES, SUIT_SHAPES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
 TRUMP = 5
 MISERE = 9
 TRICKS_PER_ROUND = 8
-# One scale for every back on the page, so equal sizes always look equal (the largest back: 9 × 1.08).
-MAX_SIZE = 9 * 1.08
+# One scale for every back on the page (card_backs.MAX_SIZE), so equal sizes always look equal.
 PORTRAIT = (60, 84)
 SIDEWAYS = (84, 60)
 

@@ -75,6 +75,8 @@ GAME_MAIL = {
     OutboxEmail.Kind.STARTED,
     OutboxEmail.Kind.FINISHED,
     OutboxEmail.Kind.CANCELLED,
+    OutboxEmail.Kind.CHAT,
+    OutboxEmail.Kind.TABLE,
 }
 DEADLINE_MAIL = {OutboxEmail.Kind.REMINDER, OutboxEmail.Kind.TIMEOUT}
 
@@ -120,6 +122,8 @@ def obsolete_reason(row: OutboxEmail, *, seats: list | None = None) -> str | Non
 
     ``seats``: the seats of ``row.game`` if the caller loaded them (a batch does, once for all its games).
     """
+    if row.kind == OutboxEmail.Kind.ACCOUNT:
+        return None  # to the address allauth chose, whatever the account's state (a reset, a new address)
     user = row.user
     if not user.is_active or not user.email:
         return "no active address"
@@ -249,7 +253,7 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
             # A new connection just failed: the rest would wait for the same refusal or timeout, one by one.
             outcomes[row.pk] = _failed(row, unreachable, now)
             continue
-        if row.user_id in refused:
+        if row.user_id in refused and row.kind != OutboxEmail.Kind.ACCOUNT:
             # Its address was refused for good a moment ago (and flagged): as obsolete_reason would say now.
             row.status, row.last_error = OutboxEmail.Status.DROPPED, "address undeliverable"
             row.save(update_fields=["status", "last_error"])
@@ -263,7 +267,7 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
             outcomes[row.pk] = _failed(row, exc, now)
             permanent = classify(exc)
-            if permanent is not None and permanent.bad_address:
+            if permanent is not None and permanent.bad_address and row.kind != OutboxEmail.Kind.ACCOUNT:
                 refused.add(row.user_id)
             elif permanent is None:
                 # The connection may be the broken thing: the next row starts afresh.
@@ -283,7 +287,7 @@ def _failed(row: OutboxEmail, exc: Exception, now) -> Outcome:
         row.status = OutboxEmail.Status.FAILED
         row.save(update_fields=["status", "attempts", "last_error"])
         logger.warning("outbox e-mail %s to user %s failed for good: %s", row.pk, row.user_id, permanent)
-        if permanent.bad_address:
+        if permanent.bad_address and row.kind != OutboxEmail.Kind.ACCOUNT:
             get_user_model().objects.filter(pk=row.user_id, email_undeliverable_since__isnull=True).update(
                 email_undeliverable_since=now
             )

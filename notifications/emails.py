@@ -164,8 +164,16 @@ def _turn(row, ctx) -> Rendered:
         events_skipped=payload.get("events_skipped") or 0,
         news=[n for n in news if n],
     )
+    ctx.update(_chat_news(row))
     ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
+
+
+def _chat_news(row, *, game=None) -> dict:
+    """New table chat since the reader last read it (issue 17): ``chat_latest``, ``chat_count``."""
+    from together.emails import chat_news
+
+    return chat_news(game=game or row.game, user=row.user)
 
 
 def _reply_codes(row) -> dict:
@@ -196,12 +204,14 @@ def _finished(row, ctx) -> Rendered:
         player = by_seat.get(line.get("seat"), {})
         ranking.append(
             {
-                "rank": line.get("rank"),
+                # The seat's place in history (a resigned seat is last, issue 17), else the engine's.
+                "rank": player.get("rank") or line.get("rank"),
                 "score": line.get("score"),
                 "name": player.get("name") or "",
                 "is_you": line.get("seat") == row.payload.get("seat_number"),
             }
         )
+    ranking.sort(key=lambda line: line["rank"] or 0)  # stable: ties keep the engine's order
     mine = next((line for line in ranking if line["is_you"]), None)
     ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None)
     if mine is not None and mine["rank"] == 1:
@@ -271,6 +281,7 @@ def _digest(row, ctx) -> Rendered:
                 "what": awaited_phrase(game.engine_slug, item.get("move_types") or []),
                 "since": _when(item.get("awaited_since")),
                 "deadline": _when(item.get("deadline_at")),
+                **_chat_news(row, game=game),
             }
         )
     ctx["lines"] = lines
@@ -448,6 +459,10 @@ class NotificationMessage(EmailMultiAlternatives):
 
 
 def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMultiAlternatives:
+    if row.kind == OutboxEmail.Kind.ACCOUNT:
+        from trust.account_mail import build_account_message
+
+        return build_account_message(row)
     shared = shared or Shared({})
     subject, text, html_body = render(row, shared=shared)
     link = shared.unsubscribe_url(row.user)

@@ -32,6 +32,12 @@ class OutboxEmail(models.Model):
         STARTED = "started", _("game started")
         FINISHED = "finished", _("game finished")
         CANCELLED = "cancelled", _("game cancelled")
+        # Confirmation, password reset, e-mail change, sign-in code (trust.account_mail); user may be empty.
+        ACCOUNT = "account", _("account e-mail")
+        # Issue 17 (together.emails): chat alone ("every time" readers, once an hour per game), and
+        # table news (a call-off proposed, declined or done, a rematch declined).
+        CHAT = "chat", _("table chat")
+        TABLE = "table", _("table news")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -42,7 +48,9 @@ class OutboxEmail(models.Model):
         # the player unsubscribed, the address is known to bounce).
         DROPPED = "dropped", _("dropped")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="outbox_emails")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="outbox_emails"
+    )
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="outbox_emails"
     )

@@ -122,6 +122,14 @@ def next_rng(state: State) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+def labelled_rng(seed: Any, label: str) -> random.Random:
+    """A ``random.Random`` derived from the game's seed and a label alone, apart from ``next_rng``'s
+    counter: for draws tied to a fixed point of the game (e.g. a round) that must not shift the
+    counter's later draws."""
+    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
 def copy_state(state: State) -> State:
     """A deep copy, so ``play`` never changes its input."""
     return copy.deepcopy(state)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
     GameNotActive,
+    ReplayUnavailable,
 )
 from games.models import (
     Game,
@@ -61,7 +62,10 @@ def replay_step(game: Game, step: int) -> tuple[dict, Move | None, int]:
     state = initial_state(game)
     last = None
     for move in Move.objects.filter(game=game, sequence__lte=step).order_by("sequence").iterator():
-        state = engine.play(state, move.seat_number, move.move)
+        try:
+            state = engine.play(state, move.seat_number, move.move)
+        except EngineIllegalMove as refused:
+            raise ReplayUnavailable() from refused
         last = move
     return state, last, total
 
@@ -108,7 +112,9 @@ def check_snapshot(game: Game) -> SnapshotReport:
             problems.append(f"stored view of {viewer_key(number)} differs")
         elif row.log_size != len(log) or row.log_tail != log_tail(log):
             problems.append(f"stored log tail of {viewer_key(number)} differs")
-    waiting = set() if engine.is_over(state) else set(engine.waiting_for(state))
+    # An abandoned game (issue 17) awaits nobody, whatever the engine still waits for.
+    over = engine.is_over(state) or game.status == GameStatus.ABANDONED
+    waiting = set() if over else set(engine.waiting_for(state))
     awaited = set(Seat.objects.filter(game=game, awaited=True).values_list("number", flat=True))
     if waiting != awaited:
         problems.append(f"awaited seats {sorted(awaited)} but the engine waits for {sorted(waiting)}")

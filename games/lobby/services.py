@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
@@ -47,21 +46,23 @@ from games.tables import (
     update_awaited,
     write_views,
 )
-
-INVITE_SALT = "games.invite"
+from live import publish as live_publish
+from together.moderation import check_may_invite, check_may_join
 
 
 def invite_token(game: Game) -> str:
-    """A signed token for the invitation link of ``game``."""
-    return signing.dumps(game.pk, salt=INVITE_SALT, compress=True)
+    """A new invitation link's token for ``game``, made for its creator (trust.invites: per link, revocable,
+    expiring when the game starts or after INVITE_LINK_HOURS)."""
+    from trust.invites import create_link
+
+    return create_link(user=game.created_by, game_id=game.pk).token
 
 
 def game_id_from_invite(token: str) -> int | None:
-    try:
-        value = signing.loads(token, salt=INVITE_SALT)
-    except signing.BadSignature:
-        return None
-    return value if isinstance(value, int) else None
+    """The game a usable invitation link admits to (trust.invites), or ``None``."""
+    from trust.invites import game_id_for
+
+    return game_id_for(token)
 
 
 @transaction.atomic
@@ -74,9 +75,12 @@ def create_game(
     time_limit_hours: int = TimeLimit.NONE,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
+    rated: bool = True,
     allow_stacked_deal: bool = False,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
+
+    ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
     """
@@ -109,6 +113,7 @@ def create_game(
         seed_sha256=seed_sha256(seed),
         visibility=visibility,
         time_limit_hours=time_limit_hours,
+        rated=bool(rated) and bots == 0,
         created_by=user,
     )
     GameState.objects.create(game=game, seed=str(seed))
@@ -136,6 +141,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     invitation = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).first()
     if game.visibility == Visibility.PRIVATE and invitation is None and game_id_from_invite(invite or "") != game.pk:
         raise NotAllowed()
+    check_may_join(user=user, game=game)
     if len(table.seats) >= game.players:
         raise GameFull()
     join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
@@ -149,6 +155,7 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     if len(table.seats) == game.players:
         table.state_row = GameState.objects.get(game=game)
         _start(table)
+    live_publish.game_changed(game=game, seats=table.seats)
     return seat
 
 
@@ -165,6 +172,7 @@ def leave_game(*, user, game_id: int) -> None:
         raise NotAllowed()
     seat.delete()
     GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+    live_publish.game_changed(game=table.game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 
 @transaction.atomic
@@ -181,6 +189,7 @@ def cancel_game(*, user, game_id: int) -> None:
     Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
     GameEvent.objects.create(game=game, kind=GameEvent.Kind.CANCELLED)
     signals.game_cancelled.send(sender=Game, game=game)
+    live_publish.game_changed(game=game, seats=table.seats)
 
 
 @transaction.atomic
@@ -196,6 +205,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
     if invitee is None:
         raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    check_may_invite(inviter=user, invitee=invitee)
     if table.seat_of(invitee) is not None:
         raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
     invitation, created = Invitation.objects.get_or_create(game=table.game, user=invitee, defaults={"invited_by": user})
@@ -205,15 +215,23 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
         invitation.status, invitation.invited_by = Invitation.Status.PENDING, user
         invitation.save(update_fields=["status", "invited_by"])
     signals.invitation_created.send(sender=Game, invitation=invitation)
+    live_publish.users_changed(user_ids=[invitee.pk], game=table.game)
     return invitation
 
 
+@transaction.atomic
 def decline_invitation(*, user, invitation_id: int) -> None:
-    updated = Invitation.objects.filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.DECLINED
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("user")
+        .filter(pk=invitation_id, user=user, status=Invitation.Status.PENDING)
+        .first()
     )
-    if not updated:
+    if invitation is None:
         raise NotAllowed()
+    invitation.status = Invitation.Status.DECLINED
+    invitation.save(update_fields=["status"])
+    signals.invitation_declined.send(sender=Game, invitation=invitation)
 
 
 def _start(table: Table) -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
-from games.lobby.selectors import invited_games
 from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
 
 FINISHED_PER_PAGE = 10
@@ -39,6 +38,7 @@ def player_dicts(seats: list[Seat]) -> list[dict]:
                 "colour": seat.colour,
                 "user_id": seat.user_id,
                 "dropped_out": seat.dropped_out,
+                "resigned": seat.resigned_at is not None,
                 "away": bool(user and user.is_away()),
                 "awaited": seat.awaited,
                 "awaited_since": seat.awaited_since,
@@ -84,7 +84,9 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     seat = None
     if user is not None and user.is_authenticated:
         seat = next((s for s in seats if s.user_id == user.pk), None)
-    invited = game.pk in invited_games(session)
+    from trust.invites import session_holds_usable_link
+
+    invited = seat is None and not game.is_public and session_holds_usable_link(session, game)
     if not invited and seat is None and user is not None and user.is_authenticated and not game.is_public:
         invited = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).exists()
     may_view = seat is not None or game.visibility == Visibility.PUBLIC or invited
@@ -97,23 +99,27 @@ def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
     return SeatView.objects.filter(game=game, seat_number=seat_number).first()
 
 
-def page_token(*, game: Game, seats: list[Seat]) -> str:
-    """What the live partial compares: changes with every move, the start/end, and each join or leave."""
-    return f"{game.version}.{game.status}.{len(seats)}"
+def page_token(*, game: Game, seats: list[Seat], activity: int = 0) -> str:
+    """What the live partial compares: changes with every move, the start/end, each join or leave, and
+    the table's activity (``together``: a chat message, a resignation, a call-off, a rematch)."""
+    return f"{game.version}.{game.status}.{len(seats)}.{activity}"
 
 
 def poll_token(*, game_id: int) -> tuple[str, bool] | None:
     """(page token, is public) in one query: the cheap "anything new?" of the polling partial."""
+    from together.models import TableActivity
+
+    activity = TableActivity.objects.filter(game_id=OuterRef("pk")).values("stamp")[:1]
     row = (
         Game.objects.filter(pk=game_id)
-        .annotate(seat_count=Count("seats"))
-        .values_list("version", "status", "seat_count", "visibility")
+        .annotate(seat_count=Count("seats"), activity_stamp=Subquery(activity))
+        .values_list("version", "status", "seat_count", "visibility", "activity_stamp")
         .first()
     )
     if row is None:
         return None
-    version, status, seat_count, visibility = row
-    return f"{version}.{status}.{seat_count}", visibility == Visibility.PUBLIC
+    version, status, seat_count, visibility, activity = row
+    return f"{version}.{status}.{seat_count}.{activity or 0}", visibility == Visibility.PUBLIC
 
 
 @dataclass

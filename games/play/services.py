@@ -29,6 +29,7 @@ from games.exceptions import (
     BadInput,
     GameError,
     GameNotActive,
+    IdempotencyKeyReused,
     IllegalMove,
     NotSeated,
     NotYourTurn,
@@ -54,6 +55,8 @@ from games.tables import (
     with_whole_log,
     write_views,
 )
+from live import publish as live_publish
+from together.rules import platform_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -75,10 +78,18 @@ def schedule_bots(table: Table) -> None:
 
     def queue() -> None:
         from games.tasks import play_bot_moves
+        from notifications.outbox import PUBLISH_RETRY_POLICY
 
-        play_bot_moves.apply_async(args=[game_id, version], countdown=settings.BOT_MOVE_DELAY_SECONDS)
+        play_bot_moves.apply_async(
+            args=[game_id, version],
+            countdown=settings.BOT_MOVE_DELAY_SECONDS,
+            retry=True,
+            retry_policy=PUBLISH_RETRY_POLICY,
+        )
 
-    transaction.on_commit(queue)
+    # robust: a broker that is down must not turn the committed move into a 500 for the player; the
+    # stalled-bot sweep (notifications.deadlines, beat every minute) plays the bot's turn instead.
+    transaction.on_commit(queue, robust=True)
 
 
 @dataclass
@@ -150,6 +161,9 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
                 if done is not None and seat is not None and done.seat_number == seat.number:
                     return MoveResult(game=game, move=done, replayed=True)
             raise
+        if key is not None and Move.objects.filter(game=game, idempotency_key=key).exists():
+            # Another seat's key, or this seat's from an earlier turn: a client bug, not a replay.
+            raise IdempotencyKeyReused()
         applied = do_play_move(table=table, seat=seat, move=canonical, made_by=MadeBy.PLAYER, idempotency_key=key)
         schedule_bots(table)
         return MoveResult(game=game, move=applied)
@@ -222,6 +236,7 @@ def do_play_move(
         _finish(table, state, now)
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
     game.save(update_fields=fields)
+    live_publish.game_changed(game=game, seats=table.seats)
     signals.game_advanced.send(
         sender=Game, game=game, newly_awaited_seats=newly, moves=[applied], seat_views=dict(table.views), seat_logs=logs
     )
@@ -236,9 +251,11 @@ def _finish(table: Table, state: dict, now) -> None:
     game.status, game.finished_at, game.outcome = GameStatus.FINISHED, now, outcome
     game.revealed_seed = table.state_row.seed
     by_number = {row["seat"]: row for row in outcome}
+    # A resigned seat is last in history and stats whatever the bot scored for it (issue 17).
+    ranks = platform_ranks(outcome, resigned={s.number for s in table.seats if s.resigned_at is not None})
     for seat in table.seats:
         row = by_number.get(seat.number, {})
-        seat.final_rank, seat.final_score = row.get("rank"), row.get("score")
+        seat.final_rank, seat.final_score = ranks.get(seat.number), row.get("score")
         seat.finished_at = now
     Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
     record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)

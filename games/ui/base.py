@@ -74,7 +74,7 @@ def _same_move(move: Move, candidate: dict[str, Any]) -> bool:
 def _json_or_none(candidate: dict[str, Any]) -> str | None:
     try:
         return move_value(candidate)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return None
 
 
@@ -186,7 +186,7 @@ class GameUI:
     def _move_from_json(self, raw: Any, legal_moves: list[Move]) -> Move:
         try:
             candidate = json.loads(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             raise BadMoveInput(_("That move could not be read. Please choose again.")) from None
         move = find_legal(candidate, legal_moves)
         if move is None:

@@ -18,8 +18,9 @@ def _link_in(message, *, path_fragment: str) -> str:
     return match.group(0).replace("http://testserver", "")
 
 
-@pytest.mark.django_db
-def test_sign_up_verify_log_in_by_email_and_username_then_edit_profile(client):
+# Account e-mails go through the outbox after commit (trust.account_mail): a committing test, eager workers.
+@pytest.mark.django_db(transaction=True)
+def test_sign_up_verify_log_in_by_email_and_username_then_edit_profile(client, eager_celery):
     response = client.post(
         reverse("account_signup"),
         {"email": "ada@example.com", "username": "ada", "password1": PASSWORD, "password2": PASSWORD},
@@ -66,8 +67,9 @@ def test_sign_up_verify_log_in_by_email_and_username_then_edit_profile(client):
     assert "Ada L." in client.get(reverse("profile", args=["ada"])).content.decode()
 
 
-@pytest.mark.django_db
-def test_unverified_account_cannot_log_in_and_gets_the_verification_mail_again(client, user_factory):
+# Account e-mails go through the outbox after commit (trust.account_mail): a committing test, eager workers.
+@pytest.mark.django_db(transaction=True)
+def test_unverified_account_cannot_log_in_and_gets_the_verification_mail_again(client, user_factory, eager_celery):
     user = user_factory(username="bob", verified_email=False)
     response = client.post(reverse("account_login"), {"login": "bob", "password": "correct horse battery staple"})
     assert response.status_code == 302
@@ -76,8 +78,9 @@ def test_unverified_account_cannot_log_in_and_gets_the_verification_mail_again(c
     assert [m.to for m in mail.outbox] == [[user.email]]
 
 
-@pytest.mark.django_db
-def test_password_reset_by_emailed_link_lets_the_user_log_in_with_the_new_password(client, user):
+# Account e-mails go through the outbox after commit (trust.account_mail): a committing test, eager workers.
+@pytest.mark.django_db(transaction=True)
+def test_password_reset_by_emailed_link_lets_the_user_log_in_with_the_new_password(client, user, eager_celery):
     response = client.post(reverse("account_reset_password"), {"email": user.email})
     assert response.status_code == 302
     assert len(mail.outbox) == 1

@@ -303,23 +303,103 @@ def test_snack_on_an_empty_showcase_does_nothing():
     assert state["boards"]["showcase"] == chips() and not events(state, "snack")
 
 
-def test_draw_gives_one_card_to_each_player_short_of_five():
-    state = new_game([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]], ["c01"])
-    state["hands"][1].remove(10)
-    state["discard"].append(10)
-    state["hands"][2] = [11, 12, 13]
-    state["discard"] += [14, 15]
-    top = state["deck"][0]
-    arrive(state, "c09")
-    assert state["hands"][0] == [1, 2, 3, 4, 5]
-    assert state["hands"][1] == sorted([6, 7, 8, 9, top])
-    assert state["hands"][2] == [11, 12, 13, top + 1]
-    assert [e["seat"] for e in events(state, "draw")] == [1, 2]
-    drew = events(state, "drew")
-    assert drew == [
-        {"type": "drew", "seat": 1, "cards": [top], "only": [1]},
-        {"type": "drew", "seat": 2, "cards": [top + 1], "only": [2]},
+def play_round(state):
+    """Every seat chooses by the bot, and the round is carried out to the next round's choice."""
+    round_number = state["round"]
+    while state["round"] == round_number and not engine.is_over(state):
+        seat = engine.waiting_for(state)[0]
+        state = engine.play(state, seat, engine.bot_move(state, seat))
+        check_conservation(state)
+    return state
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_managers_friend_gives_every_player_a_sixth_card_in_seat_order(players):
+    hands = [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15], [16, 17, 18, 19, 20]][:players]
+    drawn = [58, 57, 56, 55][:players]
+    dealt = {card for hand in hands for card in hand} | set(drawn)
+    state = new_game_with_actions(hands, ["c09"], [*drawn, *(n for n in range(1, 61) if n not in dealt)])
+    check_conservation(state)
+    assert state["hands"] == [sorted([*hand, card]) for hand, card in zip(hands, drawn, strict=True)]
+    assert [(e["seat"], e["count"]) for e in events(state, "draw")] == [(seat, 1) for seat in range(players)]
+    assert events(state, "drew") == [
+        {"type": "drew", "seat": seat, "cards": [card], "only": [seat]} for seat, card in enumerate(drawn)
     ]
+    assert engine.view(state, 1)["hand_sizes"] == [6] * players
+    for seat in range(players):
+        moves = engine.legal_moves(state, seat)
+        assert moves == [{"type": "choose", "cards": [card]} for card in state["hands"][seat]], "6 choices"
+        assert all(engine.play(state, seat, move) for move in moves)
+        assert engine.bot_move(state, seat) in moves
+    state = play_round(state)
+    assert state["round"] == 2
+    assert [len(hand) for hand in state["hands"]] == [5] * players, "hands are back to 5"
+    refill_draws = [e for e in state["log"][state["log"].index({"type": "round", "round": 2}) :] if e["type"] == "draw"]
+    assert not refill_draws and sum(e["type"] == "draw" for e in state["log"]) == players, "the refill drew nothing"
+
+
+def test_the_managers_friend_with_two_players_pairs_from_six_cards_or_one_and_a_discard():
+    hands = [[40, 45, 50, 55, 60], [46, 47, 48, 49, 59]]
+    rest = [n for n in range(1, 61) if n not in {40, 45, 50, 55, 60, 46, 47, 48, 49, 59, 58, 57, 1, 2}]
+    state = new_game_with_actions(hands, ["c09"], [58, 57, 1, 2, *rest])
+    assert state["hands"] == [[40, 45, 50, 55, 58, 60], [46, 47, 48, 49, 57, 59]]
+    assert engine.legal_moves(state, 0) == [
+        {"type": "choose", "cards": [40, 45], "discard": None},
+        {"type": "choose", "cards": [40, 50], "discard": None},
+    ]
+    alone = engine.legal_moves(state, 1)
+    assert len(alone) == 6 * 5, "each of the 6 cards with each of the other 5 as the discard"
+    assert {"type": "choose", "cards": [57], "discard": 46} in alone
+    with pytest.raises(IllegalMove) as error:
+        engine.play(state, 0, {"type": "choose", "cards": [58], "discard": 60})
+    assert error.value.code == "must_play_pair"
+    for seat in (0, 1):
+        assert engine.bot_move(state, seat) in engine.legal_moves(state, seat)
+    state = choose_all(
+        state,
+        [{"type": "choose", "cards": [40, 50], "discard": None}, {"type": "choose", "cards": [57], "discard": 59}],
+    )
+    state = play_round(state)
+    assert state["round"] == 2 and [len(hand) for hand in state["hands"]] == [5, 5], "the refill tops up to 5"
+    assert state["hands"] == [[1, 45, 55, 58, 60], [2, 46, 47, 48, 49]]
+
+
+def new_game_with_actions(hands, customers, actions):
+    return engine.setup(len(hands), 0, {"deal": stacked(hands, customers, actions=actions)})
+
+
+def test_the_refill_leaves_a_hand_above_five_as_it_is():
+    state = new_game(THREE, ["c01"])
+    state["hands"][1] = [5, 35, 36, 37, 38, 43]
+    state["deck"].remove(43)
+    state["hands"][0] = [3, 10, 31, 32]
+    state["discard"].append(33)
+    top = state["deck"][0]
+    k.refill(state)
+    assert state["hands"][1] == [5, 35, 36, 37, 38, 43] and state["hands"][0] == sorted([3, 10, 31, 32, top])
+    assert [(e["seat"], e["count"]) for e in events(state, "draw")] == [(0, 1)]
+    check_conservation(state)
+
+
+def test_bots_and_random_players_finish_games_where_the_managers_friend_comes_early():
+    for players in (2, 3, 4):
+        for seed in range(4):
+            customers = ["c09"] + [c for c in ALL_CUSTOMERS if c != "c09"]
+            random.Random(seed).shuffle(customers[1:])
+            deal = {
+                "hands": [list(range(1 + 5 * s, 6 + 5 * s)) for s in range(players)],
+                "actions": random.Random(seed).sample(range(1 + 5 * players, 61), 60 - 5 * players),
+                "customers": customers,
+            }
+            state = engine.setup(players, seed, {"deal": deal})
+            assert [len(hand) for hand in state["hands"]] == [6] * players
+            chooser = random.Random(seed)
+            while not engine.is_over(state):
+                seat = engine.waiting_for(state)[0]
+                moves = engine.legal_moves(state, seat)
+                state = engine.play(state, seat, engine.bot_move(state, seat) if seat == 0 else chooser.choice(moves))
+                assert all(len(hand) <= 6 for hand in state["hands"])
+            check_conservation(state)
 
 
 def test_critic_takes_one_point_from_every_leader_never_below_zero():

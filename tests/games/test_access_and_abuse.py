@@ -10,7 +10,6 @@ from django.urls import reverse
 from game_helpers import awaited_human, start_game
 
 from games import signals, tables
-from games.lobby import services as lobby_services
 from games.models import Game, GameStatus, Invitation, Move, Seat
 
 
@@ -175,9 +174,7 @@ def test_private_games_are_seen_only_by_their_players_and_link_holders(players, 
     for name in ("game", "game-table", "game-log"):
         assert client.get(reverse(name, args=[game.pk])).status_code == 404
     assert client.get(reverse("api-game", args=[game.pk])).status_code == 404
-    link = reverse("game-invite-link", args=[lobby_services.invite_token(game)])
-    assert client.get(link).status_code == 302
-    assert client.get(reverse("game", args=[game.pk])).status_code == 200  # now as a spectator
+    # Links stop working when the game starts (issue 15): a holder who took no seat sees nothing.
     assert client.get(reverse("game-invite-link", args=["forged"])).status_code == 404
     client.logout()
     public = start_game("marumiere", players[2:4], bots=1)

@@ -228,3 +228,27 @@ def test_my_games_and_the_profile_list_every_finished_game_once_through_their_pa
     assert f'href="/games/{expected[-1]}/"' in oldest and f'href="/games/{expected[0]}/"' not in oldest
     assert 'td data-label="Place"' in oldest and "Oldest" not in oldest
     assert f'<a href="{reverse("profile", args=[alice.username])}#history-title">Newest</a>' in oldest
+
+
+@pytest.mark.django_db
+def test_a_game_whose_moves_no_longer_replay_sends_its_replay_page_back_to_the_game_with_a_reason(players, client):
+    """Played under an earlier reading of the rules (issue 14's Konamon! c09): the engine now refuses a recorded
+    move. The replay page says so instead of failing; the game page still shows the result."""
+    from games import tables
+    from games.models import Move
+
+    game = start_game("hidden-number", players[:2])
+    for _ in range(300):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        seat = Seat.objects.get(game=game, awaited=True)
+        move = game.engine.bot_move(tables.full_state(game), seat.number)
+        play_services.check_play_move(user=seat.user, game_id=game.pk, move=move, expected_version=game.version)
+    assert game.status == GameStatus.FINISHED
+    Move.objects.filter(game=game, sequence=1).update(move={"type": "guess", "number": 10**6})  # the old reading's
+    client.force_login(players[0])
+    response = client.get(reverse("game-replay", args=[game.pk]), {"step": game.version})
+    assert response.status_code == 302 and response["Location"] == reverse("game", args=[game.pk])
+    page = client.get(response["Location"])
+    assert "earlier reading of the rules" in page.content.decode()

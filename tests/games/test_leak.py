@@ -6,11 +6,14 @@ Three layers, for each engine:
    tests prove views are need-to-know; this proves the pages only use views), and no response for
    that viewer may show them: Mamma Mia! recipes by id and by their card label, Konamon! action cards
    by number label, Marumiere faces (no face number drawn beyond those the view gives).
+   The live-update events of the game (``live.publish``) carry ids, versions and the partial's token only.
 2. Positive controls: the viewer's own hand does appear, so the token checks are not vacuous.
 3. Isolation: with every OTHER seat's SeatView and the full GameState replaced by poison, the viewer's
    responses are byte-for-byte the same — rendering has no path to anyone else's cards. The whole log
    (log page, API) is derived from the state through the engine's view of the asking viewer alone: that
    one call still gets the real state, and it may be made for this viewer only.
+4. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
+   API, My games); the table chat, which the platform adds nothing to, reaches every viewer.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import random
 import re
 import uuid
+from html.parser import HTMLParser
 
 import pytest
 import time_machine
@@ -31,6 +35,9 @@ from games import tables
 from games.engines import get_engine as game_engine
 from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
 from games.play import services as play_services
+from marumiere.engine import SIZE_DECIMALS
+from together import services as together
+from together.rules import notes_allowed
 
 POISON = "LEAKED-BY-A-PAGE"
 
@@ -101,6 +108,98 @@ def marumiere_faces_shown(view) -> int:
     return sum(1 for row in view.get("rows", []) for card in row if "number" in card)
 
 
+# Marumiere backs: a text meant for people states a size no more precisely than the view gives it -------
+
+# The word before a back's size in each language's card label ("red heart, size 4.9").
+SIZE_WORDS = ("size", "taille", "大きさ", "大小")
+SIZE_PHRASE = re.compile(rf"(?:{'|'.join(SIZE_WORDS)})\s*(\d+(?:[.,]\d+)?)")
+DECIMAL_NUMBER = re.compile(r"(?<![\w.,])\d+[.,](\d+)(?![\w.,])")
+
+
+class PeoplesText(HTMLParser):
+    """The text of a page meant for people: its text (SVG titles, i.e. tooltips, included) and the
+    attributes read out or shown (aria-label, title, alt, placeholder); not scripts, styles or the
+    drawing's coordinates."""
+
+    READ_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in ("script", "style"):
+            self.skipping += 1
+        self.parts += [value for name, value in attrs if name in self.READ_ATTRIBUTES and value]
+
+    def handle_endtag(self, tag) -> None:
+        if tag in ("script", "style") and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def peoples_text(html: str) -> str:
+    parser = PeoplesText()
+    parser.feed(html)
+    return "\n".join(parser.parts)
+
+
+def view_sizes(view) -> set[str]:
+    """Every back's size in a Marumiere view, as text: rows, pile tops, the trick."""
+    sizes = [card["size"] for row in view.get("rows") or [] for card in row]
+    sizes += [pile["top"]["size"] for pile in view.get("piles") or []]
+    sizes += [card["size"] for card in view.get("trick") or [] if "size" in card]
+    return {str(size) for size in sizes}
+
+
+def overprecise_sizes(text: str, sizes: set[str], *, decimals: int) -> list[str]:
+    """What in ``text`` states a size more precisely than the view: a size phrase whose number is not
+    one of the view's ``sizes``, or any number with more ``decimals`` than the view's sizes have."""
+    stated = [number for number in SIZE_PHRASE.findall(text) if number.replace(",", ".") not in sizes]
+    return stated + [match[0] for match in DECIMAL_NUMBER.finditer(text) if len(match[1]) > decimals]
+
+
+def decimals_of(sizes: set[str]) -> int:
+    return max((len(size.partition(".")[2]) for size in sizes), default=0)
+
+
+def test_the_size_check_catches_sizes_finer_than_the_view():
+    sizes = {"4.9", "6.8"}
+    assert decimals_of(sizes) == 1 and decimals_of({"6.75", "5.0"}) == 2
+    assert overprecise_sizes("red heart, size 4.9 · 赤のハート、大きさ 6.8", sizes, decimals=1) == []
+    label = '<svg aria-label="red heart, size 4.87"></svg>'
+    assert overprecise_sizes(peoples_text(label), sizes, decimals=1) == ["4.87", "4.87"]
+    assert overprecise_sizes(peoples_text("<title>cœur rouge, taille 6,81</title>"), sizes, decimals=1) == [
+        "6,81",
+        "6,81",
+    ]
+    assert overprecise_sizes("size 5.1", sizes, decimals=1) == ["5.1"], "a size the view does not give"
+    drawing = '<path d="M0.1234,1.5678" transform="scale(0.123456)"/>'
+    assert overprecise_sizes(peoples_text(drawing), sizes, decimals=1) == [], "coordinates are not text"
+
+
+def check_marumiere_sizes(pages: dict[str, str], view, seat) -> None:
+    sizes = view_sizes(view)
+    for name in ("page", "partial", "log", "lobby"):
+        found = overprecise_sizes(peoples_text(pages[name]), sizes, decimals=decimals_of(sizes))
+        assert not found, (seat, name, found[:5])
+    assert SIZE_PHRASE.search(peoples_text(pages["page"])), "no size stated on the page: the check is vacuous"
+
+
+def check_marumiere_emails(messages) -> None:
+    """E-mails show no view: they may state no size at all, nor any number finer than a view's sizes."""
+    assert messages, "no e-mail was sent: the check is vacuous"
+    for message in messages:
+        texts = [message.subject, message.body] + [content for content, _type in getattr(message, "alternatives", [])]
+        for text in texts:
+            found = overprecise_sizes(peoples_text(text), set(), decimals=SIZE_DECIMALS)
+            assert not found, (message.subject, found[:5])
+
+
 def hidden_number_tokens(state, view, seat):
     """The plug-in test game (tests/hidden_number/): the others' secret numbers, drawn as ``hn-number``."""
     own = {view["my_number"]} if view.get("my_number") is not None else set()
@@ -126,14 +225,18 @@ def normalise(text: str) -> str:
     return re.sub(r'"csrfToken": "[^"]+"', "", text)
 
 
-def responses_for(client, game) -> dict[str, str]:
+def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
     urls = {
         "page": reverse("game", args=[game.pk]),
         "partial": reverse("game-table", args=[game.pk]) + "?v=stale",
         "log": reverse("game-log", args=[game.pk]),
         "api": reverse("api-game", args=[game.pk]),
         "lobby": reverse("lobby"),
+        "chat": reverse("api-game-chat", args=[game.pk]),
+        "my_games": reverse("my-games") if seated else reverse("lobby"),
     }
+    if seated:
+        urls["note"] = reverse("api-game-note", args=[game.pk])
     result = {}
     for name, url in urls.items():
         response = client.get(url)
@@ -142,6 +245,27 @@ def responses_for(client, game) -> dict[str, str]:
     if game.status == GameStatus.ACTIVE:
         assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
     return result
+
+
+def note_marker(game, seat_number) -> str:
+    return f"PRIVATE-NOTE-{game.pk}-{seat_number}"
+
+
+def chat_marker(game) -> str:
+    return f"TABLE-CHAT-{game.pk}"
+
+
+def write_notes_and_chat(game):
+    """Every seated player writes a private note (where the rules allow one); the first also chats."""
+    for seat in Seat.objects.filter(game=game, is_bot=False).select_related("user").order_by("number"):
+        if notes_allowed(engine_slug=game.engine_slug, options=game.options):
+            together.save_note(user=seat.user, game_id=game.pk, text=note_marker(game, seat.number))
+        if seat.number == 0 or not Seat.objects.filter(game=game, number=0, is_bot=False).exists():
+            together.post_chat_message(user=seat.user, game_id=game.pk, text=chat_marker(game))
+    # Read by all: the unread marker would otherwise differ between the first and the isolated rendering.
+    latest = together.ChatMessage.objects.filter(game=game).latest("id").pk
+    for seat in Seat.objects.filter(game=game, is_bot=False):
+        together.mark_chat_read(seat=seat, upto=latest)
 
 
 def viewers(game):
@@ -161,9 +285,15 @@ def check_viewer(client, game, slug, seat, user):
     view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
     with time_machine.travel(game.started_at, tick=False):
-        pages = responses_for(client, game)
+        pages = responses_for(client, game, seated=user is not None)
     everything = "\n".join(pages.values())
     assert POISON not in everything
+    # Private notes (issue 17): only their author ever gets them; the table chat reaches every viewer.
+    others_notes = [note_marker(game, n) for n in range(game.players) if n != seat]
+    assert not [marker for marker in others_notes if marker in everything], f"seat {seat} sees another's note"
+    if seat is not None and notes_allowed(engine_slug=game.engine_slug, options=game.options):
+        assert note_marker(game, seat) in pages["page"] and note_marker(game, seat) in pages["note"]
+    assert chat_marker(game) in pages["page"] and chat_marker(game) in pages["chat"]
     if slug in TOKENS:
         hidden, own = TOKENS[slug](state, view, seat)
         leaked = sorted(token for token in hidden if re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", everything))
@@ -175,6 +305,7 @@ def check_viewer(client, game, slug, seat, user):
         shown = marumiere_faces_shown(row.view)
         drawn = len(re.findall(r'class="mr-card__num"', pages["page"]))
         assert drawn <= shown, f"marumiere seat {seat}: {drawn} faces drawn, the view gives {shown}"
+        check_marumiere_sizes(pages, row.view, seat)
     return pages
 
 
@@ -209,7 +340,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         cache.clear()
         with time_machine.travel(game.started_at, tick=False), monkeypatch.context() as patch:
             patch.setattr(engine, "view", view_of_the_real_state)
-            pages_after = responses_for(client, game)
+            pages_after = responses_for(client, game, seated=user is not None)
     finally:
         GameState.objects.filter(pk=state_row.pk).update(state=saved_state)
         for pk, events in chunks:
@@ -222,18 +353,52 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         assert normalise(pages_after[name]) == normalise(pages_before[name]), f"{name} of seat {seat} changed"
 
 
+def record_live_events(monkeypatch) -> list[tuple[str, str, dict]]:
+    """Every live-update event published (live.publish), as it goes to Redis: the real publish still runs."""
+    from live import publish
+
+    published, real = [], publish.publish_now
+
+    def publish_now(events):
+        events = list(events)
+        published.extend(events)
+        real(events)
+
+    monkeypatch.setattr(publish, "publish_now", publish_now)
+    return published
+
+
+def check_live_events(published, game) -> None:
+    """Stream events say which game is at which version (and the partial's token), nothing of any view."""
+    assert published, "the game's moves were announced"
+    for group, name, data in published:
+        assert name in ("game", "user") and group.split(".")[0] == name, (group, name)
+        assert data["game"] == game.pk and isinstance(data["version"], int)
+        assert set(data) <= {"game", "version", "token"}, data
+        if "token" in data:
+            assert re.fullmatch(r"\d+\.(open|active|finished|cancelled)\.\d+", data["token"]), data
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", LEAK_SLUGS)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch):
+def test_no_page_shows_a_hidden_card(
+    slug, seed, players, client, django_capture_on_commit_callbacks, monkeypatch, mailoutbox
+):
     rng = random.Random(f"{slug}{seed}")
     options = {"memory": rng.choice(["strict", "open"])} if slug == "mamma-mia" else {}
     if slug == "marumiere":
         options = {"variant": rng.choice(["standard", "nobody", "self"])}
+        # Pages, labels and e-mails in three languages: each states sizes in its own words.
+        for user, language in zip(players[:3], ("en", "ja", "fr"), strict=True):
+            user.language = language
+            user.save(update_fields=["language"])
     if slug == "hidden-number":
         options = {"top": 100}
+    published = record_live_events(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(slug, players[: min(3, game_engine(slug).max_players)], options=options)
+    write_notes_and_chat(game)
     checkpoints = hidden_seen = 0
     for step in range(4000):
         game.refresh_from_db()
@@ -264,6 +429,9 @@ def test_no_page_shows_a_hidden_card(slug, seed, players, client, django_capture
             )
     assert checkpoints >= 3
     assert hidden_seen, "no checkpoint had anything hidden: the token check was vacuous"
+    check_live_events(published, game)
+    if slug == "marumiere":
+        check_marumiere_emails(mailoutbox)
     # After the end everything may be seen; the pages still render for everyone.
     game.refresh_from_db()
     if game.status == GameStatus.FINISHED:

@@ -14,6 +14,7 @@ from django.utils import translation
 
 from games.engines import get_engine
 from games.ui import BadMoveInput, get_ui
+from konamon import engine as konamon_engine
 from tests.games.ui.support import (
     PLATFORM_FIELDS,
     bot_states,
@@ -158,3 +159,39 @@ def test_konamon_customers_are_named_in_the_readers_language():
     with translation.override("en"):
         context = ui.page_context(view=view, legal_moves=[], seat=0, players=make_players(3))
         assert customer["name"]["en"].replace("'", "&#x27;") in render("konamon", "table", context)
+
+
+def managers_friend_first(hands: list[list[int]], drawn: list[int]) -> dict:
+    """A Konamon! game whose first customer is the Manager's friend (c09): each seat draws ``drawn``."""
+    dealt = {card for hand in hands for card in hand} | set(drawn)
+    customers = ["c09", *sorted(c for c in konamon_engine.CUSTOMERS if c != "c09")]
+    deal = {"hands": hands, "actions": [*drawn, *(n for n in range(1, 61) if n not in dealt)], "customers": customers}
+    return get_engine("konamon").setup(len(hands), 0, {"deal": deal})
+
+
+@pytest.mark.parametrize(
+    ("hands", "drawn", "kind"),
+    [
+        ([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15]], [58, 57, 56], "single"),
+        ([[40, 45, 50, 55, 60], [46, 47, 48, 49, 59]], [1, 2], "pair"),
+        ([[40, 45, 50, 55, 60], [46, 47, 48, 49, 59]], [58, 57], "discard"),
+    ],
+)
+def test_konamon_forms_offer_every_choice_of_a_six_card_hand(hands, drawn, kind):
+    """After the Manager's friend every hand holds 6 cards: the choose forms reach every legal move."""
+    engine, ui = get_engine("konamon"), get_ui("konamon")
+    state = managers_friend_first(hands, drawn)
+    assert [len(hand) for hand in state["hands"]] == [6] * len(hands)
+    people = make_players(len(hands))
+    check_state("konamon", state, people)
+    seat = 1
+    legal = engine.legal_moves(state, seat)
+    context = ui.page_context(view=engine.view(state, seat), legal_moves=legal, seat=seat, players=people)
+    moves = render("konamon", "moves", context)
+    if kind == "single":
+        assert len(legal) == 6 and moves.count('class="cardbtn"') == 6
+    elif kind == "pair":
+        assert {m["discard"] for m in legal} == {None} and len(legal) == 5  # 2 with each of 46, 47, 48, 49, 59
+    else:
+        assert len(legal) == 30
+        assert moves.count('name="play"') == 6 and moves.count('name="discard"') == 6

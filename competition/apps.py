@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CompetitionConfig(AppConfig):
+    name = "competition"
+    verbose_name = _("Ratings and leagues")
+
+    def ready(self) -> None:
+        # Ratings and league standings follow the games platform's signals (games/signals.py);
+        # league e-mails are rendered by notifications.emails like every other outbox row.
+        from competition import emails, receivers  # noqa: F401
+
+        emails.register()

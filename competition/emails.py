@@ -1,0 +1,58 @@
+"""League e-mails (started, finished or called off), rendered by notifications.emails like any outbox row."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+LEAGUE_STARTED = "league_started"
+LEAGUE_FINISHED = "league_finished"
+
+
+def _league_context(row, ctx) -> tuple:
+    from competition.leagues import standings
+    from competition.models import League, LeagueGame
+    from notifications.emails import absolute
+
+    league = League.objects.select_related("winner").get(pk=row.payload["league"])
+    ctx.update(league=league, league_url=absolute(league.get_absolute_url()))
+    # The base templates show their button for a game_url: here, the league's page.
+    ctx["game_url"] = ctx["league_url"]
+    my_games = (
+        LeagueGame.objects.filter(league=league, game__seats__user=row.user).count()
+        if row.kind == LEAGUE_STARTED else 0
+    )
+    ctx["my_games"] = my_games
+    if row.kind == LEAGUE_FINISHED and not row.payload.get("cancelled"):
+        table = standings(league=league)
+        ctx["standings"] = table.rows[:10]
+        ctx["me"] = next((r for r in table.rows if r.user.pk == row.user_id), None)
+    return league, ctx
+
+
+def _started(row, ctx):
+    from notifications.emails import Rendered
+
+    league, ctx = _league_context(row, ctx)
+    return Rendered(_("League “%(name)s” has started") % {"name": league.name}, "league_started", ctx)
+
+
+def _finished(row, ctx):
+    from notifications.emails import Rendered
+
+    league, ctx = _league_context(row, ctx)
+    if row.payload.get("cancelled"):
+        ctx["cancelled"] = True
+        subject = _("League “%(name)s” is called off") % {"name": league.name}
+    elif league.winner_id == row.user_id:
+        subject = _("League “%(name)s” is over: you won!") % {"name": league.name}
+    else:
+        subject = _("League “%(name)s” is over") % {"name": league.name}
+    return Rendered(subject, "league_finished", ctx)
+
+
+def register() -> None:
+    """Teach the outbox's renderer the league e-mails (their kinds are plain strings in ``kind``)."""
+    from notifications import emails
+
+    emails.RENDERERS.setdefault(LEAGUE_STARTED, _started)
+    emails.RENDERERS.setdefault(LEAGUE_FINISHED, _finished)

@@ -1,0 +1,72 @@
+"""Live updates in the browser: a move shows on the other player's open page within a second, pushed
+by the server (the page makes no poll request), and again after the web server restarted mid-game."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from e2e.support import Player
+from e2e.tables import Table, awaited_usernames, make_move, start_game
+from e2e.test_konamon import konamon_policy
+
+QUIET_SECONDS = 3.0  # e2e pages would poll every second (E2E_GAME_POLL_SECONDS): 3 polls at least
+
+
+def wait_streaming(player: Player, timeout: float = 15) -> None:
+    expect(player.page.locator("html[data-live=streaming]")).to_have_count(1, timeout=timeout * 1000)
+
+
+def mover_and_watcher(table: Table) -> tuple[Player, Player]:
+    a, b = table.players
+    awaited = awaited_usernames(a.page)
+    return (a, b) if a.username in awaited else (b, a)
+
+
+def move_and_watch(table: Table) -> dict:
+    """The awaited player moves; returns how the other's open page learnt about it."""
+    mover, watcher = mover_and_watcher(table)
+    page = watcher.page
+    wait_streaming(watcher)
+    wait_streaming(mover)
+    token = page.locator("#live").get_attribute("data-live-token")
+    table_requests: list[float] = []
+
+    def note(request) -> None:
+        if f"/games/{table.game_id}/table/" in request.url:
+            table_requests.append(time.monotonic())
+
+    page.on("request", note)
+    try:
+        time.sleep(QUIET_SECONDS)
+        polled = list(table_requests)
+        make_move(table, mover, konamon_policy)
+        committed = time.monotonic()  # the mover's page has loaded the answer to its POST
+        expect(page.locator("#live")).not_to_have_attribute("data-live-token", token, timeout=1000)
+        seen = time.monotonic()
+    finally:
+        page.remove_listener("request", note)
+    return {"polled": polled, "requests": len(table_requests), "after_commit": seen - committed,
+            "watcher": watcher.username}
+
+
+def test_a_move_reaches_the_other_page_by_push_and_after_a_restart(player_factory, checker, findings, mailbox,
+                                                                 stack):
+    players = [player_factory("peach"), player_factory("daisy")]
+    table = start_game(players, checker, findings, mailbox, stack.base_url, slug="konamon", seats=2, seed=11)
+
+    first = move_and_watch(table)
+    assert first["polled"] == [], f"{first['watcher']}'s page polled while its stream was open"
+    assert first["requests"] == 1, "one fetch of the partial, made because of the pushed event"
+    assert first["after_commit"] < 1.0
+
+    # The web server goes away and comes back: every page reconnects by itself and checks its version.
+    stack.restart_web()
+    for player in players:
+        wait_streaming(player, timeout=30)
+    again = move_and_watch(table)
+    assert again["polled"] == [], "streaming again after the restart, not polling"
+    assert again["requests"] == 1
+    assert again["after_commit"] < 1.0
+    print(f"live: first update {first['after_commit']:.3f}s, after the restart {again['after_commit']:.3f}s")

@@ -1,0 +1,99 @@
+"""``/live/stream/``: the Server-Sent Events endpoint, a plain ASGI app beside the Django site.
+
+It never touches the database, the session or Django's middleware: the page's signed grant (``?t=``,
+``live.grants``) names the channels, the channel layer (channels_redis' Redis pub/sub layer, one
+subscription per group and process whatever the number of streams) delivers what ``live.publish``
+sent from any process on any host. An idle stream is a socket, a few small objects and a keep-alive
+comment every ``LIVE_KEEPALIVE_SECONDS`` (so proxies do not time it out and a dead client is noticed).
+
+Every (re)connection starts with ``event: ready``: the page then checks its version once (a 204 when
+nothing changed), so an update published while it was disconnected is never lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import parse_qs
+
+from django.conf import settings
+
+from live.grants import read_grant
+
+logger = logging.getLogger(__name__)
+
+STREAM_PATH = "/live/stream/"
+# The browser waits this long before reconnecting after a clean end of the stream (live.js
+# reconnects by itself, with backoff, after errors).
+RETRY_MS = 2000
+
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache, no-store"),
+    # nginx: do not buffer this response (the README's proxy settings say the same).
+    (b"x-accel-buffering", b"no"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+async def _refuse(send, status: int, text: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": text})
+
+
+async def _wait_disconnect(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def sse(event: str, data: str) -> bytes:
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+async def stream(scope, receive, send) -> None:
+    """One open page's stream (ASGI ``http`` scope)."""
+    if scope["method"] not in ("GET", "HEAD"):
+        await _refuse(send, 405, b"GET only\n")
+        return
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    grant = read_grant((query.get("t") or [""])[0])
+    if grant is None:
+        await _refuse(send, 403, b"no valid grant: reload the page\n")
+        return
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel("live.")
+    groups = grant.groups()
+    receiver = asyncio.ensure_future(layer.receive(channel))
+    disconnected = asyncio.ensure_future(_wait_disconnect(receive))
+    try:
+        for group in groups:
+            await layer.group_add(group, channel)
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        # Subscribed before "ready": anything published from now on reaches this stream.
+        await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n".encode() + sse("ready", "{}"),
+                    "more_body": True})
+        keepalive = settings.LIVE_KEEPALIVE_SECONDS
+        while True:
+            # receive() is never cancelled mid-stream: channels_redis drops the channel when it is.
+            done, _ = await asyncio.wait({receiver, disconnected}, timeout=keepalive,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if disconnected in done:
+                return
+            if receiver in done:
+                message = receiver.result()
+                receiver = asyncio.ensure_future(layer.receive(channel))
+                body = sse(message.get("event", "message"), message.get("data", "{}"))
+            else:
+                body = b": keep-alive\n\n"
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+    finally:
+        receiver.cancel()
+        disconnected.cancel()
+        for group in groups:
+            try:
+                await layer.group_discard(group, channel)
+            except Exception:  # the page is gone either way; never let cleanup raise into the server
+                logger.warning("live stream: could not leave %s", group, exc_info=True)

@@ -1,0 +1,108 @@
+"""Rematch: the same game again with the same people; starts when all have accepted; a refusal tells the others."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from game_helpers import start_game
+from together_helpers import committing
+
+from games.exceptions import GameError
+from games.models import Game, GameStatus, Invitation, Seat
+from notifications.models import OutboxEmail
+from together import rematch, services
+from together.models import Rematch
+
+
+def ended_game(players, *, bots=0, options=None, time_limit_hours=0):
+    """A finished game: every human resigns, and the bots play it to the end at once."""
+    game = start_game("konamon", players, bots=bots, options=options, time_limit_hours=time_limit_hours)
+    with committing():
+        for user in players:
+            services.resign(user=user, game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    return game
+
+
+@pytest.mark.django_db
+def test_a_rematch_invites_the_same_people_and_starts_when_all_accept(client, players):
+    original = ended_game(players[:3], bots=1, time_limit_hours=48)
+    client.force_login(players[1])
+    end_screen = client.get(reverse("game", args=[original.pk])).content.decode()
+    assert ">Rematch</button>" in end_screen
+    client.post(reverse("together-rematch", args=[original.pk]))
+    made = Rematch.objects.get(original=original)
+    game = made.game
+    assert (game.engine_slug, game.players, game.time_limit_hours, game.visibility) == ("konamon", 4, 48, "private")
+    assert game.status == GameStatus.OPEN
+    assert Seat.objects.filter(game=game, is_bot=True).count() == 1
+    invited = set(Invitation.objects.filter(game=game).values_list("user_id", flat=True))
+    assert invited == {players[0].pk, players[2].pk}
+    assert OutboxEmail.objects.filter(kind=OutboxEmail.Kind.INVITATION, game=game).count() == 2
+    # Proposing again gives the same rematch.
+    assert rematch.propose_rematch(user=players[0], game_id=original.pk).pk == made.pk
+    client.force_login(players[0])
+    end_screen = client.get(reverse("game", args=[original.pk])).content.decode()
+    assert "proposes a rematch" in end_screen and "Accept the rematch" in end_screen
+    my_games = client.get(reverse("my-games")).content.decode()
+    assert f"proposes a rematch of #{original.pk}" in my_games and "rematch pending" in my_games
+    response = client.post(reverse("together-rematch-accept", args=[original.pk]))
+    assert response.status_code == 302 and response.url == reverse("game", args=[game.pk])
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    rematch.accept_rematch(user=players[2], game_id=original.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    assert game.seed_sha256 != original.seed_sha256
+    assert sorted(Seat.objects.filter(game=game).values_list("number", flat=True)) == [0, 1, 2, 3]
+    client.force_login(players[2])
+    assert "The rematch has started." in client.get(reverse("game", args=[original.pk])).content.decode()
+
+
+@pytest.mark.django_db
+def test_declining_cancels_the_rematch_and_tells_the_others(client, players):
+    original = ended_game(players[:3])
+    rematch.propose_rematch(user=players[0], game_id=original.pk)
+    made = Rematch.objects.get(original=original)
+    client.force_login(players[1])
+    client.post(reverse("together-rematch-decline", args=[original.pk]))
+    made.refresh_from_db()
+    assert made.declined_by == players[1]
+    assert Game.objects.get(pk=made.game_id).status == GameStatus.CANCELLED
+    told = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TABLE, payload__what="rematch_declined")
+    assert {row.user_id for row in told} == {players[0].pk, players[2].pk}
+    client.force_login(players[2])
+    assert "declined the rematch" in client.get(reverse("game", args=[original.pk])).content.decode()
+    # The Decline button of My games (the platform's own) does the same for a new rematch.
+    second = rematch.propose_rematch(user=players[2], game_id=original.pk)
+    assert second.pk != made.pk
+    invitation = Invitation.objects.get(game=second.game, user=players[0])
+    client.force_login(players[0])
+    client.post(reverse("invitation-decline", args=[invitation.pk]))
+    second.refresh_from_db()
+    assert second.declined_by == players[0]
+
+
+@pytest.mark.django_db
+def test_only_ended_games_of_ones_own_have_a_rematch(players):
+    game = start_game("konamon", players[:2])
+    with pytest.raises(GameError):
+        rematch.propose_rematch(user=players[0], game_id=game.pk)
+    ended = ended_game(players[:2])
+    with pytest.raises(GameError):
+        rematch.propose_rematch(user=players[3], game_id=ended.pk)
+
+
+@pytest.mark.django_db
+def test_rematch_by_api(client, players):
+    original = ended_game(players[:2])
+    client.force_login(players[0])
+    assert client.get(reverse("api-game-rematch", args=[original.pk])).status_code == 404
+    made = client.post(reverse("api-game-rematch", args=[original.pk])).json()
+    assert made["status"] == "open" and made["original"] == original.pk
+    client.force_login(players[1])
+    info = client.get(reverse("api-game-rematch", args=[original.pk])).json()
+    assert info["my_invitation_pending"] is True
+    accepted = client.post(reverse("api-game-rematch-accept", args=[original.pk])).json()
+    assert accepted == {"game": made["game"], "status": "active"}

@@ -1,0 +1,336 @@
+"""The JSON API of playing together (DRF, in the OpenAPI schema): chat, note, resign, call off, hand over,
+rematch, block and report. Errors are the platform's ``{"error": code, "detail": message}``."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+
+from games.api import ERRORS, ApiView, _valid
+from games.play import selectors as game_selectors
+from together import moderation, rematch, selectors, services
+from together.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH, CallOff, Report
+from together.rules import notes_allowed
+
+ERRORS_429 = {**ERRORS, 429: ERRORS[400]}
+
+
+class ChatMessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField(source="seat_number", allow_null=True)
+    name = serializers.CharField(source="author_name")
+    username = serializers.SerializerMethodField()
+    text = serializers.SerializerMethodField(help_text="Plain text as typed (escape it to show it); empty if removed.")
+    removed = serializers.BooleanField(source="is_removed", help_text="Removed by a moderator.")
+    created_at = serializers.DateTimeField()
+
+    def get_text(self, message) -> str:
+        return "" if message.is_removed else message.text
+
+    def get_username(self, message) -> str | None:
+        return message.author.username if message.author_id else None
+
+
+class TextField(serializers.CharField):
+    """A string and nothing else (DRF's CharField would take a number as its digits)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class ChatPostSerializer(serializers.Serializer):
+    text = TextField(max_length=CHAT_MAX_LENGTH, trim_whitespace=False)
+
+
+class NoteSerializer(serializers.Serializer):
+    note = TextField(max_length=NOTE_MAX_LENGTH, allow_blank=True, trim_whitespace=False)
+
+
+class NoteOutSerializer(serializers.Serializer):
+    note = serializers.CharField()
+    updated_at = serializers.DateTimeField(allow_null=True)
+    allowed = serializers.BooleanField(
+        help_text="False where the rules forbid memory aids (Mamma Mia!, strict memory)."
+    )
+
+
+class CallOffSerializer(serializers.ModelSerializer):
+    proposed_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CallOff
+        fields = [
+            "status",
+            "proposed_by",
+            "proposer_seat",
+            "accepted_seats",
+            "declined_seat",
+            "created_at",
+            "expires_at",
+            "settled_at",
+        ]
+
+    def get_proposed_by(self, proposal) -> str | None:
+        return proposal.proposed_by.username if proposal.proposed_by_id else None
+
+
+class AnswerSerializer(serializers.Serializer):
+    accept = serializers.BooleanField()
+
+
+class HandOverSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+
+
+class RematchSerializer(serializers.Serializer):
+    original = serializers.IntegerField(source="rematch.original_id")
+    game = serializers.IntegerField(source="rematch.game_id", help_text="The rematch game's id.")
+    status = serializers.CharField(source="rematch.game.status")
+    proposed_by = serializers.SerializerMethodField()
+    declined_by = serializers.SerializerMethodField()
+    invited = serializers.ListField(child=serializers.DictField())
+    my_invitation_pending = serializers.BooleanField()
+
+    def get_proposed_by(self, info) -> str | None:
+        return info.rematch.proposed_by.username if info.rematch.proposed_by_id else None
+
+    def get_declined_by(self, info) -> str | None:
+        return info.rematch.declined_by.username if info.rematch.declined_by_id else None
+
+
+class ReportSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=Report.Reason.choices)
+    details = serializers.CharField(max_length=REPORT_DETAILS_MAX_LENGTH, allow_blank=True, required=False)
+    message = serializers.IntegerField(required=False, help_text="A chat message's id; or give username.")
+    username = serializers.CharField(required=False)
+
+
+def _access(request, game_id: int):
+    access = game_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view:
+        raise Http404
+    return access
+
+
+class ChatView(ApiView):
+    """A game's table chat as I may read it (seats; everyone for a public game), oldest first; or write to it."""
+
+    serializer_class = ChatMessageSerializer
+
+    def get_permissions(self):
+        return [permissions.AllowAny()] if self.request.method == "GET" else super().get_permissions()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only messages with a greater id (paging).")],
+        responses={200: ChatMessageSerializer(many=True), **ERRORS},
+    )
+    def get(self, request, game_id: int):
+        access = _access(request, game_id)
+        if not services.chat_readable(game=access.game, seat=access.seat, may_view=access.may_view):
+            raise Http404
+        try:
+            after = max(0, int(request.query_params.get("after", 0)))
+        except (TypeError, ValueError):
+            after = 0
+        viewer = request.user if request.user.is_authenticated else None
+        rows = selectors.messages_after(game_id=game_id, viewer=viewer, after=after)
+        return Response(ChatMessageSerializer(rows, many=True).data)
+
+    @extend_schema(request=ChatPostSerializer, responses={201: ChatMessageSerializer, **ERRORS_429})
+    def post(self, request, game_id: int):
+        data = _valid(ChatPostSerializer, request)
+        message = services.post_chat_message(user=request.user, game_id=game_id, text=data["text"])
+        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+
+
+class NoteView(ApiView):
+    """My private note at a game (nobody else ever gets it)."""
+
+    serializer_class = NoteOutSerializer
+
+    @extend_schema(responses={200: NoteOutSerializer, **ERRORS})
+    def get(self, request, game_id: int):
+        access = _access(request, game_id)
+        if access.seat is None:
+            raise Http404
+        corner = selectors.corner(access.seat)
+        game = access.game
+        return Response(
+            {
+                "note": corner.note if corner else "",
+                "updated_at": corner.note_updated_at if corner else None,
+                "allowed": notes_allowed(engine_slug=game.engine_slug, options=game.options),
+            }
+        )
+
+    @extend_schema(request=NoteSerializer, responses={200: NoteOutSerializer, **ERRORS})
+    def put(self, request, game_id: int):
+        data = _valid(NoteSerializer, request)
+        corner = services.save_note(user=request.user, game_id=game_id, text=data["note"])
+        return Response({"note": corner.note, "updated_at": corner.note_updated_at, "allowed": True})
+
+
+class ResignView(ApiView):
+    """Resign from a game in progress: the bot plays my seat to the end; I count last."""
+
+    serializer_class = None
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: inline_serializer(
+                "Resigned", {"seat": serializers.IntegerField(), "resigned_at": serializers.DateTimeField()}
+            ),
+            **ERRORS,
+        },
+    )
+    def post(self, request, game_id: int):
+        seat = services.resign(user=request.user, game_id=game_id)
+        return Response({"seat": seat.number, "resigned_at": seat.resigned_at})
+
+
+class CallOffView(ApiView):
+    """The latest proposal to call a game off (404 if none); or propose one."""
+
+    serializer_class = CallOffSerializer
+
+    @extend_schema(responses={200: CallOffSerializer, **ERRORS})
+    def get(self, request, game_id: int):
+        _access(request, game_id)
+        proposal = selectors.last_call_off(game_id)
+        if proposal is None:
+            raise Http404
+        return Response(CallOffSerializer(proposal).data)
+
+    @extend_schema(request=None, responses={201: CallOffSerializer, **ERRORS})
+    def post(self, request, game_id: int):
+        proposal = services.propose_call_off(user=request.user, game_id=game_id)
+        return Response(CallOffSerializer(proposal).data, status=status.HTTP_201_CREATED)
+
+
+class CallOffAnswerView(ApiView):
+    """Accept (``true``) or decline the pending proposal to call the game off."""
+
+    serializer_class = AnswerSerializer
+
+    @extend_schema(request=AnswerSerializer, responses={200: CallOffSerializer, **ERRORS})
+    def post(self, request, game_id: int):
+        data = _valid(AnswerSerializer, request)
+        proposal = services.answer_call_off(user=request.user, game_id=game_id, accept=data["accept"])
+        return Response(CallOffSerializer(proposal).data)
+
+
+class HandOverView(ApiView):
+    """In a game without a time limit, hand a seat that has not moved for 14 days to the bot."""
+
+    serializer_class = HandOverSerializer
+
+    @extend_schema(request=HandOverSerializer, responses={204: None, **ERRORS})
+    def post(self, request, game_id: int):
+        data = _valid(HandOverSerializer, request)
+        services.hand_over_stalled_seat(user=request.user, game_id=game_id, seat_number=data["seat"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RematchView(ApiView):
+    """The rematch of an ended game (404 if none); or propose it (returns the live one if there is one)."""
+
+    serializer_class = RematchSerializer
+
+    @extend_schema(responses={200: RematchSerializer, **ERRORS})
+    def get(self, request, game_id: int):
+        access = _access(request, game_id)
+        info = selectors.rematch_info(game=access.game, user=request.user)
+        if info is None:
+            raise Http404
+        return Response(RematchSerializer(info).data)
+
+    @extend_schema(request=None, responses={201: RematchSerializer, **ERRORS})
+    def post(self, request, game_id: int):
+        made = rematch.propose_rematch(user=request.user, game_id=game_id)
+        info = selectors.rematch_info(game=made.original, user=request.user)
+        return Response(RematchSerializer(info).data, status=status.HTTP_201_CREATED)
+
+
+class RematchAcceptView(ApiView):
+    """Take my seat in the rematch (it starts when everyone has)."""
+
+    serializer_class = None
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: inline_serializer(
+                "RematchAccepted", {"game": serializers.IntegerField(), "status": serializers.CharField()}
+            ),
+            **ERRORS,
+        },
+    )
+    def post(self, request, game_id: int):
+        game = rematch.accept_rematch(user=request.user, game_id=game_id)
+        game.refresh_from_db()
+        return Response({"game": game.pk, "status": game.status})
+
+
+class RematchDeclineView(ApiView):
+    """Decline the rematch: it is cancelled and the others are told."""
+
+    serializer_class = None
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def post(self, request, game_id: int):
+        rematch.decline_rematch(user=request.user, game_id=game_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BlockView(ApiView):
+    """Block (POST) or unblock (DELETE) a player. Private: nobody else is told."""
+
+    serializer_class = None
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def post(self, request, username: str):
+        moderation.block(user=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request, username: str):
+        moderation.unblock(user=request.user, username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BlocksView(ApiView):
+    """The usernames I blocked."""
+
+    serializer_class = None
+
+    @extend_schema(responses={200: build_array_type(build_basic_type(OpenApiTypes.STR)), **ERRORS})
+    def get(self, request):
+        return Response([user.username for user in selectors.blocked_users(user=request.user)])
+
+
+class ReportView(ApiView):
+    """Report a chat message (``message``) or a player (``username``) to the moderators."""
+
+    serializer_class = ReportSerializer
+
+    @extend_schema(
+        request=ReportSerializer,
+        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **ERRORS},
+    )
+    def post(self, request):
+        data = _valid(ReportSerializer, request)
+        row = moderation.report(
+            user=request.user,
+            reason=data["reason"],
+            details=data.get("details", ""),
+            username=data.get("username"),
+            message_id=data.get("message"),
+        )
+        return Response({"id": row.pk}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TogetherConfig(AppConfig):
+    """Playing together (issue 17): table chat, private notes, resign, call off, rematch, block and report."""
+
+    name = "together"
+    verbose_name = _("Playing together")
+
+    def ready(self) -> None:
+        # Signal receivers (a declined rematch) and the e-mails this app writes to the outbox.
+        from together import emails, receivers  # noqa: F401
+
+        emails.register()
