@@ -85,6 +85,8 @@ def test_regenerating_the_secret_retires_the_old_addresses(client, players):
     assert client.get(reverse("reach:calendar", args=[new])).status_code == 200
 
 
-@pytest.mark.parametrize("secret", ["nope", "x" * 300, "%00"])
-def test_an_unknown_secret_is_404(client, secret):
-    assert client.get(f"/feeds/{secret}/deadlines.ics").status_code == 404
+@pytest.mark.parametrize("secret", ["nope", "x" * 300, "%00", "%C0%AF", "..%2F..%2Fetc"])
+def test_an_unknown_or_malformed_secret_is_refused_with_a_4xx(client, secret):
+    # 404 for a secret nobody has; a NUL byte is refused earlier, by the trust middleware (400).
+    assert client.get(f"/feeds/{secret}/deadlines.ics").status_code in (400, 404)
+    assert client.get(f"/feeds/{secret}/awaiting.atom").status_code in (400, 404)
