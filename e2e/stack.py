@@ -259,6 +259,9 @@ def running_stack(artifacts: Path):
 
         web_port = free_port()
         base_url = f"http://127.0.0.1:{web_port}"
+        from reach.push import generate_keys  # Web Push on, with keys of this run's own
+
+        vapid_public, vapid_private = generate_keys()
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "mammamia.settings",
@@ -279,6 +282,8 @@ def running_stack(artifacts: Path):
             "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            "VAPID_PUBLIC_KEY": vapid_public,
+            "VAPID_PRIVATE_KEY": vapid_private,
         }
         stack = Stack(base_url=base_url, mail_dir=mail_dir, artifacts=artifacts, env=env)
 

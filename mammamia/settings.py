@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "competition",
     "trust",
     "together",
+    "reach",
 ]
 
 MIDDLEWARE = [
@@ -250,7 +251,19 @@ CELERY_BEAT_SCHEDULE = {
     "start-leagues": {"task": "competition.tasks.start_due_leagues", "schedule": 60.0},
     # Call-off proposals nobody declined in time end their games as abandoned (issue 17).
     "settle-call-offs": {"task": "together.tasks.settle_call_offs", "schedule": 300.0},
+    # The push/webhook outbox's safety net and retries (reach/delivery.py).
+    "deliver-reach": {"task": "reach.tasks.deliver_pending_reach", "schedule": 30.0},
 }
+
+# Web Push (reach/push.py): a VAPID key pair, base64url (`python manage.py vapid_keys` makes one). Without
+# both keys push is off and the settings page says so. The subject is a contact for push services.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:webmaster@mammamia.example")
+
+# Moves by e-mail reply (reach/replies.py): the domain whose mail reaches `manage.py receive_mail`
+# (move+<token>@this-domain). Empty: turn e-mails carry no move codes and no Reply-To.
+INBOUND_MAIL_DOMAIN = env.str("INBOUND_MAIL_DOMAIN", default="")
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)

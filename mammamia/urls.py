@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("competition.urls")),
     path("api/", include("competition.api_urls")),
     path("", include("together.urls")),
+    path("", include("reach.urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("together.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

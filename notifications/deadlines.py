@@ -35,6 +35,7 @@ from clocks.arithmetic import reminder_stage
 from notifications.models import DeadlineReminder, OutboxEmail
 from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
+from reach.receivers import reminder_queued
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ def _send_reminders(now) -> int:
             }
             key = f"reminder:{seat.pk}:{int(seat.awaited_since.timestamp() * 1000)}:{int(stage)}"
             queue([Draft(seat.user, OutboxEmail.Kind.REMINDER, key, seat.game, payload)])
+            reminder_queued(seat=seat, payload=payload, key=key)  # push and webhooks (reach)
             count += 1
     return count
 

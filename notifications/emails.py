@@ -169,6 +169,7 @@ def _turn(row, ctx) -> Rendered:
         news=[n for n in news if n],
     )
     ctx.update(_chat_news(row))
+    ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
 
 
@@ -179,11 +180,19 @@ def _chat_news(row, *, game=None) -> dict:
     return chat_news(game=game or row.game, user=row.user)
 
 
+def _reply_codes(row) -> dict:
+    """Moves by e-mail reply (reach.replies): the codes of the legal moves, when inbound mail is on."""
+    from reach.replies import email_context
+
+    return email_context(row)
+
+
 def _started(row, ctx) -> Rendered:
     payload = row.payload
     if payload.get("awaited"):
         what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])
         ctx["what"] = what
+        ctx.update(_reply_codes(row))
         subject = _("%(game)s has started: %(what)s") % {"game": ctx["game_title"], "what": what}
     else:
         subject = _("%(game)s has started") % {"game": ctx["game_title"]}
@@ -482,6 +491,8 @@ def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMul
         headers=headers,
     )
     message.attach_alternative(html_body, "text/html")
+    if getattr(row, "reply_address", None):  # set while rendering a "your move" e-mail with move codes
+        message.reply_to = [row.reply_address]
     return message
 
 

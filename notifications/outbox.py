@@ -80,6 +80,9 @@ def queue(drafts: list[Draft]) -> list[int]:
     A key already there is left alone and not queued again: the transaction that
     wrote it queued it, and the sweeper delivers whatever that queueing lost.
     """
+    from reach.prefs import drop_unwanted_email  # the per-kind e-mail switches of the channels page
+
+    drafts = drop_unwanted_email(drafts)
     if not drafts:
         return []
     rows = [

@@ -1,0 +1,118 @@
+"""From an event about a player to rows in the push/webhook outbox, inside the event's transaction.
+
+An ``Event`` is what happened to whom (``kind``, ``user``, ``game``) and what the recipient may know
+of it (``payload``: taken from their own SeatView by the receivers, never from the game's state).
+``queue_events`` looks up, in one query, which recipients use push or webhooks at all, then writes a
+``Delivery`` per subscribed browser and per matching webhook, and queues their delivery after commit.
+Players without such channels cost nothing: ``User.uses_channels`` (the row is loaded already) says so.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.constants import OnConflict
+
+from reach.models import Channel, ChannelSettings, Delivery, PushSubscription, Webhook
+
+logger = logging.getLogger(__name__)
+
+PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+@dataclass
+class Event:
+    user: Any
+    kind: str
+    key: str  # unique per logical event, e.g. "turn:<game>:<seat>:<version>"
+    game: Any = None
+    payload: dict = field(default_factory=dict)
+
+
+def queue_events(events: list[Event]) -> list[int]:
+    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids."""
+    events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
+    if not events:
+        return []  # nobody here uses push or webhooks: no query at all
+    with transaction.atomic():  # a failing query here must not abort the caller's transaction
+        return _queue(events)
+
+
+def _queue(events: list[Event]) -> list[int]:
+    user_ids = {e.user.pk for e in events}
+    prefs = {
+        row.user_id: row
+        for row in ChannelSettings.objects.filter(Q(has_push=True) | Q(has_webhooks=True), user_id__in=user_ids)
+    }
+    if not prefs:
+        return []
+    push_users = [uid for uid, s in prefs.items() if s.has_push]
+    hook_users = [uid for uid, s in prefs.items() if s.has_webhooks]
+    subscriptions: dict[int, list[PushSubscription]] = {}
+    for sub in PushSubscription.objects.filter(user_id__in=push_users).only("pk", "user_id") if push_users else []:
+        subscriptions.setdefault(sub.user_id, []).append(sub)
+    hooks: dict[int, list[Webhook]] = {}
+    for hook in Webhook.objects.filter(user_id__in=hook_users, active=True).only("pk", "user_id", "kinds") \
+            if hook_users else []:
+        hooks.setdefault(hook.user_id, []).append(hook)
+    rows = []
+    for event in events:
+        settings_row = prefs.get(event.user.pk)
+        if settings_row is None:
+            continue
+        if settings_row.wants(Channel.PUSH, event.kind):
+            for sub in subscriptions.get(event.user.pk, []):
+                rows.append(_row(event, Channel.PUSH, f"push:{sub.pk}:{event.key}", subscription=sub))
+        for hook in hooks.get(event.user.pk, []):
+            if event.kind in (hook.kinds or []):
+                rows.append(_row(event, Channel.WEBHOOK, f"hook:{hook.pk}:{event.key}", webhook=hook))
+    ids = _insert_new(rows)
+    if ids:
+        transaction.on_commit(lambda: enqueue(ids), robust=True)
+    return ids
+
+
+def _row(event: Event, channel: str, key: str, **target) -> Delivery:
+    return Delivery(
+        channel=channel, user=event.user, game=event.game, kind=event.kind, dedupe_key=key[:250],
+        payload=event.payload, **target,
+    )
+
+
+def _insert_new(rows: list[Delivery]) -> list[int]:
+    """``INSERT ... ON CONFLICT DO NOTHING RETURNING id`` (as ``notifications.outbox``): an event queued twice
+    is written once."""
+    if not rows:
+        return []
+    opts = Delivery._meta
+    fields = [f for f in opts.concrete_fields if f is not opts.pk and not f.generated]
+    returned = Delivery.objects._insert(rows, fields=fields, returning_fields=[opts.pk], on_conflict=OnConflict.IGNORE)
+    return [pk for (pk,) in returned]
+
+
+def enqueue(ids: list[int]) -> None:
+    """Ask a worker to deliver these rows now; if the broker is down, the sweeper will."""
+    from reach.tasks import deliver_reach
+
+    try:
+        deliver_reach.apply_async(args=[ids], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+    except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
+        logger.warning("could not queue %s push/webhook deliveries; the sweeper will send them", len(ids),
+                       exc_info=True)
+
+
+def refresh_flags(user_id: int) -> None:
+    """Recompute whether the user has push subscriptions / active webhooks (after any change to them)."""
+    settings_row, _ = ChannelSettings.objects.get_or_create(user_id=user_id)
+    settings_row.has_push = PushSubscription.objects.filter(user_id=user_id).exists()
+    settings_row.has_webhooks = Webhook.objects.filter(user_id=user_id, active=True).exists()
+    settings_row.save(update_fields=["has_push", "has_webhooks"])
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.filter(pk=user_id).update(
+        uses_channels=settings_row.has_push or settings_row.has_webhooks
+    )

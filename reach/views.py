@@ -1,0 +1,239 @@
+"""The channels' settings page, the push subscription endpoints, webhooks, feeds, manifest and service worker."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from reach import feeds, push, safehttp
+from reach.fanout import refresh_flags
+from reach.forms import MAX_SUBSCRIPTIONS, MAX_WEBHOOKS, ChannelGridForm, WebhookForm
+from reach.models import ChannelSettings, EventKind, PushSubscription, Webhook, new_secret
+from reach.prefs import settings_for
+
+
+def _page(request, *, grid=None, hook_form=None, status=200):
+    user = request.user
+    channel_settings = settings_for(user)
+    hooks = list(Webhook.objects.filter(user=user).order_by("pk"))
+    grid = grid or ChannelGridForm(user=user, channel_settings=channel_settings, hooks=hooks)
+    return render(request, "reach/channels.html", {
+        "grid": grid,
+        "hooks": hooks,
+        "hook_form": hook_form or WebhookForm(),
+        "subscriptions": list(PushSubscription.objects.filter(user=user).order_by("pk")),
+        "push_enabled": push.enabled(),
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+        "calendar_url": feeds.calendar_url(channel_settings),
+        "atom_url": feeds.atom_url(channel_settings),
+        "max_webhooks": MAX_WEBHOOKS,
+    }, status=status)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def channels(request: HttpRequest) -> HttpResponse:
+    """One page for every channel and kind of event."""
+    if request.method == "POST":
+        user = request.user
+        hooks = list(Webhook.objects.filter(user=user).order_by("pk"))
+        grid = ChannelGridForm(request.POST, user=user, channel_settings=settings_for(user), hooks=hooks)
+        if grid.is_valid():
+            grid.save()
+            messages.success(request, _("Your notification choices are saved."))
+            return redirect("reach:channels")
+        return _page(request, grid=grid, status=400)
+    return _page(request)
+
+
+def _b64_length(value, expected: int) -> bool:
+    if not isinstance(value, str) or len(value) > 200:
+        return False
+    try:
+        return len(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))) == expected
+    except (binascii.Error, ValueError):
+        return False
+
+
+def _json_error(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> JsonResponse:
+    """Store this browser's PushSubscription (the JSON of ``subscription.toJSON()``)."""
+    if not push.enabled():
+        return _json_error(_("Push notifications are not set up on this site."), 409)
+    try:
+        data = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return _json_error(_("This subscription could not be read."))
+    if not isinstance(data, dict):
+        return _json_error(_("This subscription could not be read."))
+    endpoint, keys = data.get("endpoint"), data.get("keys")
+    if (not isinstance(endpoint, str) or len(endpoint) > 1000 or not isinstance(keys, dict)
+            or not _b64_length(keys.get("p256dh"), 65) or not _b64_length(keys.get("auth"), 16)):
+        return _json_error(_("This subscription could not be read."))
+    try:
+        scheme, *_rest = safehttp.check_url(endpoint)
+    except safehttp.Refused:
+        return _json_error(_("This subscription could not be read."))
+    label = str(data.get("label") or request.headers.get("User-Agent", ""))[:200]
+    with transaction.atomic():
+        if PushSubscription.objects.filter(user=request.user).exclude(endpoint=endpoint).count() >= MAX_SUBSCRIPTIONS:
+            return _json_error(_("Too many browsers: remove one first."), 409)
+        previous = PushSubscription.objects.filter(endpoint=endpoint).values_list("user_id", flat=True).first()
+        subscription, _created = PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={"user": request.user, "p256dh": keys["p256dh"], "auth": keys["auth"], "label": label},
+        )
+        refresh_flags(request.user.pk)
+        if previous is not None and previous != request.user.pk:
+            refresh_flags(previous)  # the browser changed hands (another account logged in on it)
+    return JsonResponse({"id": subscription.pk}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    """Forget a browser: by JSON ``{"endpoint": ...}`` from the page's script, or by a form's ``id``."""
+    if request.content_type == "application/json":
+        try:
+            endpoint = json.loads(request.body or b"null").get("endpoint")
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            return _json_error(_("This subscription could not be read."))
+        PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
+        refresh_flags(request.user.pk)
+        return JsonResponse({"ok": True})
+    PushSubscription.objects.filter(user=request.user, pk=_int(request.POST.get("id"))).delete()
+    refresh_flags(request.user.pk)
+    messages.success(request, _("That browser will get no more notifications."))
+    return redirect("reach:channels")
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@require_POST
+def webhook_add(request: HttpRequest) -> HttpResponse:
+    form = WebhookForm(request.POST)
+    if Webhook.objects.filter(user=request.user).count() >= MAX_WEBHOOKS:
+        form.add_error(None, _("You have %(count)s webhooks, the most there can be.") % {"count": MAX_WEBHOOKS})
+    if not form.is_valid():
+        return _page(request, hook_form=form, status=400)
+    Webhook.objects.create(user=request.user, url=form.cleaned_data["url"],
+                           kinds=[EventKind.TURN, EventKind.FINISHED, EventKind.INVITATION])
+    refresh_flags(request.user.pk)
+    messages.success(request, _("Webhook added. Choose its kinds of events in the table."))
+    return redirect("reach:channels")
+
+
+@login_required
+@require_POST
+def webhook_action(request: HttpRequest, hook_id: int) -> HttpResponse:
+    hook = get_object_or_404(Webhook, pk=hook_id, user=request.user)
+    action = request.POST.get("action")
+    if action == "delete":
+        hook.delete()
+        messages.success(request, _("Webhook removed."))
+    elif action == "enable":
+        hook.active, hook.failures, hook.disabled_at, hook.last_error = True, 0, None, ""
+        hook.save(update_fields=["active", "failures", "disabled_at", "last_error"])
+        messages.success(request, _("Webhook turned back on."))
+    elif action == "secret":
+        hook.secret = new_secret()
+        hook.save(update_fields=["secret"])
+        messages.success(request, _("The webhook has a new signing secret."))
+    else:
+        return HttpResponse(_("Unknown action."), status=400, content_type="text/plain; charset=utf-8")
+    refresh_flags(request.user.pk)
+    return redirect("reach:channels")
+
+
+@login_required
+@require_POST
+def feeds_regenerate(request: HttpRequest) -> HttpResponse:
+    row = settings_for(request.user)
+    row.feed_secret = new_secret()
+    row.save(update_fields=["feed_secret"])
+    messages.success(request, _("Your feeds have new addresses; the old ones no longer work."))
+    return redirect("reach:channels")
+
+
+def _feed_owner(secret: str):
+    row = ChannelSettings.objects.filter(feed_secret=secret).select_related("user").first()
+    if row is None or not row.user.is_active:
+        raise Http404
+    return row.user
+
+
+@require_GET
+@never_cache
+def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    user = _feed_owner(secret)
+    response = HttpResponse(feeds.calendar(user=user), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="mammamia-deadlines.ics"'
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+@never_cache
+def atom_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    user = _feed_owner(secret)
+    response = HttpResponse(feeds.atom(user=user), content_type="application/atom+xml; charset=utf-8")
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the site installs on a phone's home screen and opens on "My games"."""
+    data = {
+        "name": "mammamia",
+        "short_name": "mammamia",
+        "description": _("Card games with friends, one move at a time."),
+        "id": "/",
+        "start_url": "/games/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fff8ec",
+        "theme_color": "#b5452b",
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+            {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+@cache_control(max_age=0, no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Served from the root so its scope is the whole site (``/static/`` would limit it to ``/static/``)."""
+    response = render(request, "reach/sw.js", {"icon": static("icons/icon-192.png")},
+                      content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response

@@ -1,0 +1,230 @@
+"""Moves by e-mail reply: real messages through the SMTP/LMTP listener, and a whole game played by replies alone."""
+
+from __future__ import annotations
+
+import io
+import re
+import smtplib
+import socket
+import sys
+from email.message import EmailMessage
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+
+from games.models import Game, GameStatus, Move, Seat
+from reach import replies
+from reach.inbound import ReplyController
+from tests.games.game_helpers import start_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_celery", "site", "inbound")]
+DOMAIN = "reply.play.example"
+
+
+@pytest.fixture
+def inbound(settings):
+    settings.INBOUND_MAIL_DOMAIN = DOMAIN
+    return settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def listener():
+    controller = ReplyController(host="127.0.0.1", port=free_port())
+    controller.start()
+    yield controller
+    controller.stop()
+
+
+@pytest.fixture
+def lmtp_listener():
+    controller = ReplyController(host="127.0.0.1", port=free_port(), lmtp=True)
+    controller.start()
+    yield controller
+    controller.stop()
+
+
+def turn_mail_for(user):
+    """The latest e-mail to ``user`` that carries move codes (its Reply-To is the signed address)."""
+    for message in reversed(mail.outbox):
+        if message.to == [user.email] and message.reply_to:
+            return message
+    return None
+
+
+def codes_in(message) -> list[str]:
+    return re.findall(r"^  (\d+)  ", message.body, re.MULTILINE)
+
+
+def reply(listener, message, first_line: str, *, sender=None, extra_headers=None, to=None, lmtp=False):
+    answer = EmailMessage()
+    answer["From"] = sender or message.to[0]
+    answer["To"] = to or message.reply_to[0]
+    answer["Subject"] = "Re: " + message.subject
+    for name, value in (extra_headers or {}).items():
+        answer[name] = value
+    quoted = "> " + message.body[:200].replace("\n", "\n> ")
+    answer.set_content(f"{first_line}\n\nOn Monday, mammamia wrote:\n{quoted}\n")
+    client = (smtplib.LMTP if lmtp else smtplib.SMTP)(listener.hostname, listener.port, timeout=10)
+    try:
+        if not lmtp:
+            client.ehlo()
+        return client.send_message(answer, from_addr=answer["From"] if sender != "<>" else "",
+                                   to_addrs=[str(answer["To"])])
+    finally:
+        client.quit()
+
+
+def replies_to(user):
+    return [m for m in mail.outbox if m.to == [user.email] and "Re:" not in m.subject and m.extra_headers]
+
+
+def test_a_turn_email_lists_codes_and_a_signed_reply_address(players):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    assert message is not None
+    address = message.reply_to[0]
+    assert address == replies.reply_address(game_id=game.pk, seat_number=seat.number, version=game.version,
+                                            user_id=seat.user_id)
+    assert address.startswith("move+") and address.endswith("@" + DOMAIN)
+    assert codes_in(message) == [str(n) for n in range(1, len(codes_in(message)) + 1)] and codes_in(message)
+    assert "Reply to this e-mail with the code of your move" in message.body
+
+
+def test_a_reply_with_a_code_plays_that_move_through_smtp(players, listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    reply(listener, message, "2")
+    game.refresh_from_db()
+    move = Move.objects.get(game=game)
+    assert move.seat_number == seat.number and move.move["pile"] == 1
+    confirmations = [m for m in mail.outbox if m.to == [seat.user.email] and "your move is played" in m.subject]
+    assert len(confirmations) == 1
+
+
+def test_lmtp_works_too(players, lmtp_listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    reply(lmtp_listener, turn_mail_for(seat.user), "1", lmtp=True)
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_reused_reply_changes_nothing_and_says_so(players, listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    reply(listener, message, "1")
+    reply(listener, message, "2")
+    assert Move.objects.filter(game=game).count() == 1
+    assert any("that reply was used already" in m.subject for m in mail.outbox)
+
+
+def test_a_forged_token_changes_nothing_and_gets_no_answer(players, listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    sent_before = len(mail.outbox)
+    genuine = message.reply_to[0]
+    forged = re.sub(r"-([a-z2-7]{24})@", lambda m: "-" + ("a" * 24 if m.group(1) != "a" * 24 else "b" * 24) + "@",
+                    genuine)
+    other_seat = re.sub(r"^move\+(\d+)-(\d+)-", lambda m: f"move+{m.group(1)}-{1 - int(m.group(2))}-", genuine)
+    for address in (forged, other_seat):
+        reply(listener, message, "1", to=address)
+    assert Move.objects.filter(game=game).count() == 0
+    assert len(mail.outbox) == sent_before
+
+
+def test_a_stale_reply_says_the_game_moved_on_and_lists_the_new_moves(players, listener):
+    from games.models import SeatView
+    from games.play import services
+
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    view = SeatView.objects.get(game=game, seat_number=seat.number)
+    services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0],
+                             expected_version=game.version)  # on the page meanwhile
+    reply(listener, message, "2")
+    assert Move.objects.filter(game=game).count() == 1
+    answer = [m for m in mail.outbox if "the game has moved on" in m.subject]
+    assert len(answer) == 1
+
+
+def test_an_unreadable_or_unknown_code_gets_a_reply_saying_why(players, listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    reply(listener, message, "I would like the red pile please")
+    reply(listener, message, "99")
+    assert Move.objects.filter(game=game).count() == 0
+    unread = [m for m in mail.outbox if "we could not read your move" in m.subject]
+    assert len(unread) == 2 and all(m.reply_to for m in unread), "the answer lists the codes again"
+
+
+@pytest.mark.parametrize("headers,sender", [
+    ({"Auto-Submitted": "auto-replied"}, None),
+    ({"Precedence": "bulk"}, None),
+    ({"X-Autoreply": "yes"}, None),
+    ({}, "<>"),
+])
+def test_auto_replies_and_bounces_are_ignored(players, listener, headers, sender):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    sent_before = len(mail.outbox)
+    reply(listener, message, "1", extra_headers=headers, sender=sender)
+    assert Move.objects.filter(game=game).count() == 0
+    assert len(mail.outbox) == sent_before
+
+
+def test_the_listener_is_no_open_relay(listener):
+    client = smtplib.SMTP(listener.hostname, listener.port, timeout=10)
+    try:
+        client.ehlo()
+        client.mail("someone@example.com")
+        code, _ = client.rcpt("victim@example.org")
+        assert code == 550
+    finally:
+        client.quit()
+
+
+def test_one_message_on_stdin_for_mtas_that_pipe(players, monkeypatch):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    answer = EmailMessage()
+    answer["From"], answer["To"], answer["Subject"] = seat.user.email, message.reply_to[0], "Re"
+    answer.set_content("1\n")
+    # The command in this process (its stdin replaced), so it sees the test database.
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(answer.as_bytes())))
+    call_command("receive_mail", "--stdin", "--sender", seat.user.email, stdout=out)
+    assert out.getvalue().startswith("played")
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_whole_game_is_played_by_email_replies_alone(players, listener):
+    game = start_game("marumiere", players[:2])
+    handled = set()
+    for _step in range(500):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        seat = Seat.objects.select_related("user").get(game=game, awaited=True)
+        message = turn_mail_for(seat.user)
+        assert message is not None, f"no e-mail with codes for {seat.user} at version {game.version}"
+        assert message.reply_to[0] not in handled, f"no fresh e-mail for {seat.user} at version {game.version}"
+        handled.add(message.reply_to[0])
+        reply(listener, message, codes_in(message)[-1])
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == GameStatus.FINISHED
+    assert Move.objects.filter(game=game).count() == len(handled)
+    assert all(m.made_by == "player" for m in Move.objects.filter(game=game))
