@@ -111,6 +111,18 @@ def save_note(*, user, game_id: int, text) -> SeatCorner:
 # Resigning and handing a seat to the bot ------------------------------------------------------------
 
 
+def _locked_active_table_of_a_seated_human(*, user, game_id: int):
+    """The game's table, locked, and ``user``'s seat at it: ``NotSeated`` for anyone but a seated human,
+    ``GameNotActive`` once the game is not in progress. Call inside a transaction."""
+    table = tables.lock_table(game_id)
+    seat = table.seat_of(user)
+    if seat is None or seat.is_bot:
+        raise NotSeated()
+    if table.game.status != GameStatus.ACTIVE:
+        raise GameNotActive()
+    return table, seat
+
+
 def resign(*, user, game_id: int) -> Seat:
     """``user`` leaves a game in progress: the bot plays their seat to the end, which ranks it last."""
     with transaction.atomic():
@@ -146,13 +158,8 @@ def hand_over_stalled_seat(*, user, game_id: int, seat_number: int) -> Seat:
     """In a game without a time limit, another seated human hands a seat that has not moved for
     ``STALLED_DAYS`` days to the bot (for good, as a drop-out)."""
     with transaction.atomic():
-        table = tables.lock_table(game_id)
+        table, me = _locked_active_table_of_a_seated_human(user=user, game_id=game_id)
         game = table.game
-        me = table.seat_of(user)
-        if me is None or me.is_bot:
-            raise NotSeated()
-        if game.status != GameStatus.ACTIVE:
-            raise GameNotActive()
         try:
             seat = table.seat(int(seat_number))
         except (TypeError, ValueError):
@@ -212,13 +219,8 @@ def pending_call_off(game_id: int, *, lock: bool = False) -> CallOff | None:
 def propose_call_off(*, user, game_id: int) -> CallOff:
     """``user`` proposes to call the game off; it ends at once if nobody else is left to ask."""
     with transaction.atomic():
-        table = tables.lock_table(game_id)
+        table, seat = _locked_active_table_of_a_seated_human(user=user, game_id=game_id)
         game = table.game
-        seat = table.seat_of(user)
-        if seat is None or seat.is_bot:
-            raise NotSeated()
-        if game.status != GameStatus.ACTIVE:
-            raise GameNotActive()
         if pending_call_off(game.pk) is not None:
             raise NotAllowed(_("Calling this game off has been proposed already."))
         hours = game.time_limit_hours or CALL_OFF_DEFAULT_HOURS
@@ -241,13 +243,8 @@ def propose_call_off(*, user, game_id: int) -> CallOff:
 def answer_call_off(*, user, game_id: int, accept: bool) -> CallOff:
     """Accept or decline the pending proposal; the game is abandoned when the last one accepts."""
     with transaction.atomic():
-        table = tables.lock_table(game_id)
+        table, seat = _locked_active_table_of_a_seated_human(user=user, game_id=game_id)
         game = table.game
-        seat = table.seat_of(user)
-        if seat is None or seat.is_bot:
-            raise NotSeated()
-        if game.status != GameStatus.ACTIVE:
-            raise GameNotActive()
         proposal = pending_call_off(game.pk, lock=True)
         if proposal is None:
             raise NotAllowed(_("Nobody proposes to call this game off now."))
