@@ -4,11 +4,12 @@
 tears down again:
 
 - real services: the configured ``DATABASE_URL`` / ``CELERY_BROKER_URL`` when
-  set (CI: the machine's PostgreSQL and Redis; a Redis broker is used on
-  database 13, so no other run's queued task reaches our worker), else embedded ones from
+  set (CI: the machine's PostgreSQL and Redis; a Redis broker is used on a database of
+  the run's own, ``E2E_REDIS_DB`` or the configured one + 8, so no other run's queued task reaches
+  our worker and no ``make run`` worker takes ours), else embedded ones from
   ``mammamia.devservices`` under ``var/e2e/`` (their own PostgreSQL and Redis,
   so an engineer's ``make run`` worker never steals our tasks);
-- a fresh database ``mammamia_e2e`` on that PostgreSQL server, migrated;
+- a fresh database ``mammamia_e2e`` (``E2E_DATABASE``) on that PostgreSQL server, migrated;
 - uvicorn (the site and its live-update streams) with ``DEBUG=0`` on a free loopback port (plain HTTP, so the HTTPS
   redirect, secure cookies and HSTS are switched off), after collectstatic;
 - a real Celery worker and Celery beat (bots move after ``BOT_MOVE_DELAY_SECONDS``);
@@ -38,7 +39,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 E2E_DATABASE = os.environ.get("E2E_DATABASE", "mammamia_e2e")
-E2E_REDIS_DB = 13
+E2E_REDIS_DB = os.environ.get("E2E_REDIS_DB", "")
 PYTHON = sys.executable
 
 
@@ -110,8 +111,11 @@ def own_broker(url: str) -> str:
     """A configured Redis broker, on a database number of our own (a worker of ours must never
     take another run's queued tasks, nor theirs ours); other brokers as they are."""
     parts = urlsplit(url)
-    if parts.scheme in ("redis", "rediss") and parts.path.strip("/").isdigit():
-        return urlunsplit((parts.scheme, parts.netloc, f"/{E2E_REDIS_DB}", parts.query, parts.fragment))
+    configured = parts.path.strip("/")
+    if parts.scheme in ("redis", "rediss") and configured.isdigit():
+        # A fixed number would have two engineers' runs on one machine play each other's bot moves.
+        database = E2E_REDIS_DB or str((int(configured) + 8) % 16)
+        return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
     return url
 
 
@@ -281,6 +285,8 @@ def running_stack(artifacts: Path):
             "BOT_MOVE_DELAY_SECONDS": os.environ.get("E2E_BOT_MOVE_DELAY_SECONDS", "0.2"),
             "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
             "LOG_LEVEL": "INFO",
+            # Redis pub/sub ignores database numbers: another run's pages must not hear our tables.
+            "LIVE_CHANNEL_PREFIX": f"e2e{web_port}",
             "PYTHONUNBUFFERED": "1",
             "VAPID_PUBLIC_KEY": vapid_public,
             "VAPID_PRIVATE_KEY": vapid_private,

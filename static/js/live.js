@@ -14,6 +14,11 @@
   var MAX_RETRY_MS = 30000;
   var source = null, readyTimer = null, pollTimer = null, userTimer = null;
   var retryMs = 1000, buffered = false;
+  // htmx drops a trigger while the element's request is under way, and a freshly swapped #live hears
+  // no trigger until htmx has settled it: news arriving meanwhile (a bot's second move 100 ms after its
+  // first) would be lost and the page left a move behind. So news is counted, and while a fetch is
+  // under way or settling, the fetch is made again once it is done if news came in the meantime.
+  var newsSeen = 0, newsAtRequest = 0, liveRequest = null, busy = false, settleTimer = null;
 
   function state(name) { document.documentElement.dataset.live = name; }  // for tests and debugging
   function live() { return document.getElementById("live"); }
@@ -78,7 +83,10 @@
     });
     source.addEventListener("game", function (event) {
       var el = live(), data = JSON.parse(event.data);
-      if (el && data.token !== el.dataset.liveToken) { check(); }
+      if (el && data.token !== el.dataset.liveToken) {
+        newsSeen += 1;
+        if (!busy) { check(); }
+      }
     });
     source.addEventListener("user", userChanged);
     source.addEventListener("chat", function (event) {
@@ -94,6 +102,29 @@
       setTimeout(connect, wait);
     };
   }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.id === "live") {
+      busy = true; liveRequest = event.detail.xhr; newsAtRequest = newsSeen;
+    }
+  });
+  function idle() {
+    busy = false;
+    if (newsSeen > newsAtRequest) { check(); }   // news came while we fetched: it may not be in what we got
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // Also heard from the element's parent when the swap replaced #live: the first hearing counts.
+    if (!liveRequest || event.detail.xhr !== liveRequest) { return; }
+    liveRequest = null;
+    if (event.detail.xhr.status === 200) {
+      // The new #live listens for its trigger only once htmx has settled it (htmx:afterSettle).
+      settleTimer = setTimeout(idle, 2000);
+    } else {
+      setTimeout(idle, 0);   // nothing swapped: the same element, once htmx has released its lock
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (busy && !liveRequest) { clearTimeout(settleTimer); idle(); }
+  });
   document.addEventListener("DOMContentLoaded", connect);
   window.addEventListener("pagehide", closeSource);
   window.addEventListener("pageshow", function (event) { if (event.persisted && !source) { connect(); } });
