@@ -396,3 +396,105 @@ def test_the_strict_move_comparison_tells_json_types_apart():
     assert "cards[]" in type_error(legal, {"type": "turn", "count": 1, "cards": [True]}).message
     assert type_error(legal, {"type": "turn", "count": 7, "cards": [1, 2]}) is None  # the engine says why
     assert not same_json({"a": [1]}, {"a": [True]}) and same_json({"a": None}, {"a": None})
+
+
+# The endpoints of issues 15, 17, 21 and 22 in the same shape -------------------------------------
+
+
+@pytest.mark.django_db
+def test_my_tokens_are_listed_and_revoked_through_the_api(token_client, user):
+    from trust.models import ApiToken
+
+    api = token_client(user)  # its own token is one of them
+    other, _token = ApiToken.objects.create(user=user, name="old phone")
+    listed = api.get(reverse("api-tokens")).json()
+    assert set(listed) == {"results", "next", "previous"}
+    assert {row["name"] for row in listed["results"]} == {"tests", "old phone"}
+    assert all("digest" not in row and "token" not in row for row in listed["results"])
+    assert api.send("delete", reverse("api-token-item", args=[other.token_key])).status_code == 204
+    _errors_only(api.send("delete", reverse("api-token-item", args=[other.token_key])), 404, "not_found")
+    assert [row["name"] for row in api.get(reverse("api-tokens")).json()["results"]] == ["tests"]
+
+
+@pytest.mark.django_db
+def test_the_token_view_answers_in_the_one_shape(client, user):
+    refused = client.post(reverse("api-token"), {"username": 5, "password": "x"}, content_type="application/json")
+    assert "username" in _errors_only(refused, 400, "invalid")["fields"]
+    wrong = client.post(
+        reverse("api-token"), {"username": user.username, "password": "not it"}, content_type="application/json"
+    )
+    _errors_only(wrong, 400, "invalid_credentials")
+
+
+@pytest.mark.django_db
+def test_chat_pages_follow_next_and_refuse_a_bad_after(token_client, players, settings):
+    from together import api as together_api
+    from together.models import ChatMessage
+
+    settings.CHAT_RATE_LIMIT_PER_MINUTE = 1000
+    game = start_game("konamon", players[:2])
+    seat = Seat.objects.get(game=game, user=players[0])
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, author=players[0], seat_number=seat.number, author_name="seat0", text=f"m{i}")
+        for i in range(together_api.CHAT_PAGE + 5)
+    )
+    api = token_client(players[1])
+    first = api.get(reverse("api-game-chat", args=[game.pk])).json()
+    assert len(first["results"]) == together_api.CHAT_PAGE and first["previous"] is None
+    second = api.client.get(first["next"], **api.headers).json()
+    page = together_api.CHAT_PAGE
+    assert [m["text"] for m in second["results"]] == [f"m{i}" for i in range(page, page + 5)]
+    assert second["next"] is None
+    _errors_only(api.get(reverse("api-game-chat", args=[game.pk]), after="x"), 400, "invalid")
+
+
+@pytest.mark.django_db
+def test_playing_together_refusals_are_the_one_shape(token_client, players):
+    game = start_game("marumiere", players[:2])
+    api = token_client(players[0])
+    _errors_only(api.post(reverse("api-user-block", args=["nobody-here"])), 404, "not_found")
+    _errors_only(api.get(reverse("api-game-rematch", args=[game.pk])), 404, "not_found")
+    _errors_only(api.get(reverse("api-game-call-off", args=[game.pk])), 404, "not_found")
+    answer = api.post(reverse("api-game-call-off-answer", args=[game.pk]), {"accept": "true"})
+    assert "accept" in _errors_only(answer, 400, "invalid")["fields"]
+    _errors_only(api.post(reverse("api-game-hand-over", args=[game.pk]), {"seat": 1.0}), 400, "invalid")
+    _errors_only(api.send("put", reverse("api-game-note", args=[game.pk]), {"note": 7}), 400, "invalid")
+    _errors_only(token_client(players[2]).get(reverse("api-game-note", args=[game.pk])), 404, "not_found")
+    _errors_only(api.post(reverse("api-reports"), {"reason": "spam", "message": "12"}), 400, "invalid")
+
+
+@pytest.mark.django_db
+def test_ratings_and_leagues_refusals_and_pages(token_client, players):
+    api = token_client(players[0])
+    _errors_only(api.get(reverse("api-leaderboard", args=["chess"])), 404, "not_found")
+    _errors_only(api.get(reverse("api-league", args=[424242])), 404, "not_found")
+    _errors_only(api.get(reverse("api-player-ratings", args=["nobody-here"])), 404, "not_found")
+    _errors_only(api.get(reverse("api-leagues"), status="over"), 400, "invalid")
+    for name, args in (("api-leaderboard", ["konamon"]), ("api-player-ratings", [players[0].username])):
+        assert set(api.get(reverse(name, args=args)).json()) == {"results", "next", "previous"}
+    created = api.post(
+        reverse("api-leagues"),
+        {"name": "Cup", "game": "konamon", "players_per_game": "2", "signup_until": "2999-01-01T00:00Z"},
+    )
+    assert "players_per_game" in _errors_only(created, 400, "invalid")["fields"]
+
+
+@pytest.mark.django_db
+def test_a_game_answer_carries_its_clocks(token_client, players):
+    import datetime as dt
+
+    from clocks.arithmetic import TimeControl
+
+    bank = TimeControl.bank(initial=dt.timedelta(days=3), increment=dt.timedelta(days=1), cap=dt.timedelta(days=7))
+    game = start_game("konamon", players[:2], time_control=bank)
+    detail = token_client(players[0]).get(reverse("api-game", args=[game.pk])).json()
+    assert detail["game"]["time_control"] == {
+        "kind": "bank",
+        "bank_initial_seconds": 3 * 86400,
+        "bank_increment_seconds": 86400,
+        "bank_cap_seconds": 7 * 86400,
+    }
+    awaited = [s for s in detail["game"]["seats"] if s["awaited"]]
+    assert awaited and all(s["deadline_at"] and isinstance(s["clock_left"], int) for s in awaited)
+    mine = token_client(players[0]).get(reverse("api-games")).json()["results"][0]
+    assert mine["game"]["time_control"]["kind"] == "bank" and mine["chat_unread"] == 0
