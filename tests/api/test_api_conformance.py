@@ -36,7 +36,7 @@ from games.models import Invitation
 from tests.api.conftest import api_token
 from tests.games.game_helpers import start_game
 
-EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "32"))  # per operation and mode: ~3,100 requests
+EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "28"))  # per operation and mode: ~2,700 requests
 # As a WSGI server would say: allauth's login limits (POST /api/token/) count per client address.
 CLIENT = {"REMOTE_ADDR": "198.51.100.20"}
 CHECKS = [
