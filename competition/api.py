@@ -1,28 +1,30 @@
-"""The JSON API of ratings, leaderboards and leagues; errors as in games.api."""
+"""The JSON API of ratings, leaderboards and leagues: errors, lists and input as in games.api."""
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from accounts.models import User
+from accounts.api import player
+from api import pagination
 from competition import leagues as league_services
 from competition import selectors
 from competition.models import League, LeagueStatus
 from competition.serializers import (
     CreateLeagueSerializer,
-    LeaderboardSerializer,
+    LeaderboardRowSerializer,
     LeagueDetailSerializer,
     LeagueSerializer,
     PlayerRatingSerializer,
 )
-from games.api import ERRORS, ApiView, _valid
+from games.api import ApiView, _valid, errors
 from games.engines import engine_slugs
+from games.exceptions import GameNotFound
 
-PAGE_PARAM = OpenApiParameter("page", str, description="A `next` or `previous` token of a page; none: the top.")
+LEAGUES_PER_PAGE = 50
 
 
 def _rating_fields(shown) -> dict:
@@ -32,21 +34,23 @@ def _rating_fields(shown) -> dict:
 class LeaderboardView(ApiView):
     """Active players of one game (a rated game in the last 90 days), best rated first, 50 a page."""
 
-    serializer_class = LeaderboardSerializer
+    serializer_class = LeaderboardRowSerializer
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[PAGE_PARAM], responses={200: LeaderboardSerializer, **ERRORS})
+    @extend_schema(
+        parameters=[pagination.PAGE_PARAMETER], responses={200: pagination.page_serializer(LeaderboardRowSerializer)}
+    )
     def get(self, request, slug: str):
         if slug not in engine_slugs():
-            raise Http404
+            raise GameNotFound(_("There is no such game on this site."))
         page = selectors.leaderboard(engine_slug=slug, page=request.query_params.get("page"))
         rows = [
             {"rank": r.rank, "username": r.username, "name": r.name, "mu": r.mu, "sigma": r.sigma,
              "last_game_at": r.last_game_at, **_rating_fields(r.rating)}
             for r in page.rows
         ]
-        data = {"game": slug, "results": rows, "next": page.next, "previous": page.previous}
-        return Response(LeaderboardSerializer(data).data)
+        results = LeaderboardRowSerializer(rows, many=True).data
+        return Response(pagination.page_body(request, results, next_token=page.next, previous_token=page.previous))
 
 
 class PlayerRatingsView(ApiView):
@@ -55,9 +59,9 @@ class PlayerRatingsView(ApiView):
     serializer_class = PlayerRatingSerializer
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: PlayerRatingSerializer(many=True), **ERRORS})
+    @extend_schema(responses={200: pagination.page_serializer(PlayerRatingSerializer)})
     def get(self, request, username: str):
-        user = get_object_or_404(User, username=username, is_active=True)
+        user = player(username)
         data = [
             {
                 "game": entry.engine_slug, "mu": entry.mu, "sigma": entry.sigma, "last_game_at": entry.last_game_at,
@@ -69,11 +73,13 @@ class PlayerRatingsView(ApiView):
             }
             for entry in selectors.player_ratings(user=user)
         ]
-        return Response(PlayerRatingSerializer(data, many=True).data)
+        # One entry per game on the site: always one page.
+        results = PlayerRatingSerializer(data, many=True).data
+        return Response(pagination.page_body(request, results, next_token=None, previous_token=None))
 
 
 class LeaguesView(ApiView):
-    """Leagues (newest first, 50; ``status`` filters), or create one (you are its first player)."""
+    """Leagues, newest first (``status`` filters); or create one (you are its first player)."""
 
     serializer_class = LeagueSerializer
 
@@ -81,17 +87,26 @@ class LeaguesView(ApiView):
         return [permissions.AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=list(LeagueStatus.values))],
-        responses={200: LeagueSerializer(many=True), **ERRORS},
+        operation_id="leagues_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=list(LeagueStatus.values), description="Only leagues in this state."),
+            pagination.PAGE_PARAMETER,
+        ],
+        responses={200: pagination.page_serializer(LeagueSerializer)},
     )
     def get(self, request):
         leagues = League.objects.select_related("winner").order_by("-created_at")
         wanted = request.query_params.get("status")
-        if wanted in LeagueStatus.values:
+        if wanted is not None and wanted not in LeagueStatus.values:
+            # What the schema's enum says (the API conformance test sends the others).
+            raise ValidationError({"status": [_("This is not one of the allowed values.")]})
+        if wanted is not None:
             leagues = leagues.filter(status=wanted)
-        return Response(LeagueSerializer(leagues[:50], many=True, context={"request": request}).data)
+        rows, next_token, previous_token = pagination.numbered_page(request, leagues, per_page=LEAGUES_PER_PAGE)
+        results = LeagueSerializer(rows, many=True, context={"request": request}).data
+        return Response(pagination.page_body(request, results, next_token=next_token, previous_token=previous_token))
 
-    @extend_schema(request=CreateLeagueSerializer, responses={201: LeagueSerializer, **ERRORS})
+    @extend_schema(request=CreateLeagueSerializer, responses={201: LeagueSerializer})
     def post(self, request):
         data = _valid(CreateLeagueSerializer, request)
         league = league_services.create_league(
@@ -102,8 +117,15 @@ class LeaguesView(ApiView):
         return Response(LeagueSerializer(league, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
+def _league(queryset, league_id: int) -> League:
+    league = queryset.filter(pk=league_id).first()
+    if league is None:
+        raise league_services.NoSuchLeague()
+    return league
+
+
 def _detail(request, league_id: int) -> Response:
-    league = get_object_or_404(League.objects.select_related("winner"), pk=league_id)
+    league = _league(League.objects.select_related("winner"), league_id)
     table = league_services.standings(league=league)
     data = {"league": league, "standings": table.rows, "games": table.games}
     return Response(LeagueDetailSerializer(data, context={"request": request}).data)
@@ -115,7 +137,7 @@ class LeagueView(ApiView):
     serializer_class = LeagueDetailSerializer
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: LeagueDetailSerializer, **ERRORS})
+    @extend_schema(responses={200: LeagueDetailSerializer})
     def get(self, request, league_id: int):
         return _detail(request, league_id)
 
@@ -125,9 +147,9 @@ class LeagueSignUpView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={200: LeagueDetailSerializer, **ERRORS})
+    @extend_schema(request=None, responses={200: LeagueDetailSerializer, **errors(409)})
     def post(self, request, league_id: int):
-        get_object_or_404(League, pk=league_id)
+        _league(League.objects, league_id)
         league_services.sign_up(user=request.user, league_id=league_id)
         return _detail(request, league_id)
 
@@ -137,9 +159,9 @@ class LeagueWithdrawView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={200: LeagueDetailSerializer, **ERRORS})
+    @extend_schema(request=None, responses={200: LeagueDetailSerializer, **errors(409)})
     def post(self, request, league_id: int):
-        get_object_or_404(League, pk=league_id)
+        _league(League.objects, league_id)
         league_services.withdraw(user=request.user, league_id=league_id)
         return _detail(request, league_id)
 

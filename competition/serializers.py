@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from api.fields import StrictCharField, StrictChoiceField, StrictIntegerField
 from competition.ratings import PROVISIONAL_GAMES
 from games.engines import engine_slugs
 from games.models import TimeLimit
+
+# A league's games always have a time limit (a drop-out must not stall a round).
+LEAGUE_TIME_LIMITS = [(value, label) for value, label in TimeLimit.choices if value]
 
 
 class RatingFieldsMixin(serializers.Serializer):
@@ -22,13 +26,6 @@ class LeaderboardRowSerializer(RatingFieldsMixin):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     last_game_at = serializers.DateTimeField()
-
-
-class LeaderboardSerializer(serializers.Serializer):
-    game = serializers.CharField()
-    results = LeaderboardRowSerializer(many=True)
-    next = serializers.CharField(allow_null=True, help_text="`page` token of the next (lower rated) players.")
-    previous = serializers.CharField(allow_null=True, help_text="`page` token of the better rated players.")
 
 
 class RatingPointSerializer(serializers.Serializer):
@@ -97,8 +94,10 @@ class LeagueDetailSerializer(serializers.Serializer):
 
 
 class CreateLeagueSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    game = serializers.ChoiceField(choices=engine_slugs())
-    players_per_game = serializers.IntegerField(min_value=2, max_value=9)
+    name = StrictCharField(max_length=80)
+    game = StrictChoiceField(choices=engine_slugs())
+    players_per_game = StrictIntegerField(
+        min_value=2, max_value=9, help_text="Seats at each table, within the game's own bounds."
+    )
     signup_until = serializers.DateTimeField(help_text="When sign-ups close and the games are created.")
-    time_limit_hours = serializers.ChoiceField(choices=[v for v in TimeLimit.values if v], default=TimeLimit.D2)
+    time_limit_hours = StrictChoiceField(choices=LEAGUE_TIME_LIMITS, default=TimeLimit.D2)

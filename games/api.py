@@ -1,98 +1,137 @@
-"""The JSON API (DRF): my games, my view and legal moves, moves, creating and joining.
+"""The JSON API (DRF): everything a person can do on the game pages, a program can do here.
 
-Errors are ``{"error": code, "detail": message}`` with the platform's translated
-messages: 409 stale version / game not open, 403 not seated / not your turn,
-400 illegal or malformed input, 401 without credentials.
+Errors are ``{"error": code, "detail": message}`` in the requester's language (``api.errors``, for
+every view, route and failure under /api/); lists are ``{"results", "next", "previous"}``
+(``api.pagination``); input is strict JSON (``api.fields``). The schema (``/api/schema/``) lists
+every status each operation answers (``api.schema``).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import F, Prefetch
-from django.http import Http404
+from django.utils import translation
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions as drf_exceptions
 from rest_framework import permissions, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
+from api import pagination
+from api.snapshot import snapshot
+from games import bot_seats
 from games.engines import engine_slugs
-from games.exceptions import GameError
+from games.exceptions import GameError, GameNotActive, GameNotFound
 from games.history import selectors as history_selectors
+from games.history import services as history_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
-from games.models import GameStatus, Seat
+from games.models import GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
     CreateGameSerializer,
     ErrorSerializer,
     GameDetailSerializer,
+    GameLogSerializer,
     GameSummarySerializer,
+    InvitationSerializer,
+    InviteSerializer,
     JoinSerializer,
     MoveResultSerializer,
     MoveSerializer,
     MyGameSerializer,
+    ReplaySerializer,
+    RevealSerializer,
 )
+from trust.parsers import SafeJSONParser
 
-ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
+MY_GAMES_PER_PAGE = 50
+INVITATIONS_PER_PAGE = 50
 
 
-def api_exception_handler(exc, context):
-    """Platform and DRF errors alike as ``{"error": code, "detail": message}``."""
-    if isinstance(exc, GameError):
-        return Response({"error": exc.code, "detail": exc.message}, status=exc.status)
-    if isinstance(exc, Http404):
-        exc = drf_exceptions.NotFound()
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
-    code = getattr(exc, "default_code", "error")
-    detail = response.data.get("detail", response.data) if isinstance(response.data, dict) else response.data
-    response.data = {"error": code, "detail": detail}
-    return response
+def errors(*statuses: int) -> dict:
+    """Responses of the platform's refusals (401/403/404/400... are added by ``api.schema``)."""
+    return dict.fromkeys(statuses, ErrorSerializer)
 
 
 class ApiView(GenericAPIView):
+    """Base of every API view: JSON in and out, login required unless said otherwise, and messages
+    in the account's language once the request is authenticated (a token request too: the session
+    middleware never sees a token's user)."""
+
     permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [SafeJSONParser]
 
-    def get_exception_handler(self):
-        return api_exception_handler
+    def perform_authentication(self, request) -> None:
+        user = request.user  # authenticates (a wrong token is refused here, in the browser's language)
+        if user.is_authenticated and user.language in LANGUAGE_CODES:
+            translation.activate(user.language)
+            request._request.LANGUAGE_CODE = user.language
 
 
-def seats_prefetch():
+def _valid(serializer_class, request, *, partial: bool = False) -> dict:
+    """The validated body, or a 400 ``invalid`` with each field's messages (``api.errors``)."""
+    if not isinstance(request.data, dict):
+        raise ValidationError({"non_field_errors": [_("The request body must be a JSON object.")]})
+    serializer = serializer_class(data=request.data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _seats_prefetch():
     return Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
 
 
+def _summary(request, game) -> dict:
+    game.refresh_from_db()
+    return GameSummarySerializer(game, context={"request": request}).data
+
+
+def _visible(request, game_id: int) -> play_selectors.GameAccess:
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view:
+        raise GameNotFound()
+    return access
+
+
+# My games, the lobby, creating ------------------------------------------------------------------
+
+
 class MyGamesView(ApiView):
-    """My games (open, in progress and finished), games awaiting my move first; or create a game."""
+    """My games in progress and open ones, those awaiting my move first; or create a game.
+
+    Finished games are my match history: `GET /api/users/{username}/history/`.
+    """
 
     serializer_class = MyGameSerializer
-    pagination_class = PageNumberPagination
 
-    @extend_schema(responses={200: MyGameSerializer(many=True), **ERRORS})
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[pagination.PAGE_PARAMETER],
+        responses={200: pagination.page_serializer(MyGameSerializer)},
+    )
     def get(self, request):
         seats = (
             Seat.objects.filter(
-                user=request.user,
-                game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABANDONED],
+                user=request.user, finished_at__isnull=True, game__status__in=[GameStatus.OPEN, GameStatus.ACTIVE]
             )
             .select_related("game", "user")
-            .prefetch_related(seats_prefetch())
+            .prefetch_related(_seats_prefetch())
             # Games awaiting me first, the least time left first (the clock that runs out first).
-            .order_by(
-                "-awaited", F("deadline_at").asc(nulls_last=True), "awaited_since", "-game__finished_at", "-game_id"
-            )
+            .order_by("-awaited", F("deadline_at").asc(nulls_last=True), "awaited_since", "-game_id")
         )
-        page = self.paginate_queryset(seats)
+        rows, next_token, previous_token = pagination.numbered_page(request, seats, per_page=MY_GAMES_PER_PAGE)
         from together.selectors import unread_counts
 
-        unread = unread_counts(user=request.user, game_ids=[seat.game_id for seat in page])
+        unread = unread_counts(user=request.user, game_ids=[seat.game_id for seat in rows])
         context = {"request": request, "chat_unread": unread}
-        return self.get_paginated_response(MyGameSerializer(page, many=True, context=context).data)
+        results = MyGameSerializer(rows, many=True, context=context).data
+        return Response(pagination.page_body(request, results, next_token=next_token, previous_token=previous_token))
 
-    @extend_schema(request=CreateGameSerializer, responses={201: GameSummarySerializer, **ERRORS})
+    @extend_schema(request=CreateGameSerializer, responses={201: GameSummarySerializer})
     def post(self, request):
         data = _valid(CreateGameSerializer, request)
         game = lobby_services.create_game(
@@ -106,70 +145,80 @@ class MyGamesView(ApiView):
             bots=data["bots"],
             rated=data["rated"],
         )
-        return Response(GameSummarySerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        return Response(_summary(request, game), status=status.HTTP_201_CREATED)
 
 
 class LobbyView(ApiView):
-    """Open public games with a free seat."""
+    """Open public games with a free seat, newest first."""
 
     serializer_class = GameSummarySerializer
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, enum=engine_slugs()), OpenApiParameter("page", int)],
-        responses={200: GameSummarySerializer(many=True)},
+        parameters=[
+            OpenApiParameter("game", str, enum=engine_slugs(), description="Only games of this kind."),
+            pagination.PAGE_PARAMETER,
+        ],
+        responses={200: pagination.page_serializer(GameSummarySerializer)},
     )
     def get(self, request):
         slug = request.query_params.get("game")
-        page = lobby_selectors.lobby_games(
-            engine_slug=slug if slug in engine_slugs() else None, page=request.query_params.get("page")
+        if slug is not None and slug not in engine_slugs():
+            raise ValidationError({"game": [_("This is not one of the allowed values.")]})
+        games = lobby_selectors.lobby_games(engine_slug=slug, page=1).paginator.object_list
+        rows, next_token, previous_token = pagination.numbered_page(
+            request, games, per_page=lobby_selectors.LOBBY_PER_PAGE
         )
-        return Response(
-            {
-                "count": page.paginator.count,
-                "page": page.number,
-                "results": GameSummarySerializer(page.object_list, many=True, context={"request": request}).data,
-            }
-        )
+        results = GameSummarySerializer(rows, many=True, context={"request": request}).data
+        return Response(pagination.page_body(request, results, next_token=next_token, previous_token=previous_token))
+
+
+# One game ---------------------------------------------------------------------------------
 
 
 class GameView(ApiView):
-    """A game as I may see it: my view (or the spectators'), my legal moves and the version."""
+    """A game as I may see it: my view (or the spectators'), my legal moves and the version — all of one
+    version (one database snapshot), so a move chosen from it with that version is not stale."""
 
     serializer_class = GameDetailSerializer
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: GameDetailSerializer, **ERRORS})
+    @extend_schema(responses={200: GameDetailSerializer})
     def get(self, request, game_id: int):
-        access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
-        if access is None or not access.may_view:
-            raise Http404
-        game = access.game
-        view, legal = {}, []
-        if game.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
-            seat_view, log = history_selectors.seat_view_with_log(game=game, seat_number=access.seat_number)
-            if seat_view is not None:
-                view = {**seat_view.view, "log": log}
-                if access.seat is not None and not access.seat.is_bot:
-                    legal = seat_view.legal_moves
-        context = {"request": request, "seats": {game.pk: access.seats}}
-        return Response(
-            {
+        with snapshot():
+            access = _visible(request, game_id)
+            game = access.game
+            view, legal, log_size = {}, [], 0
+            if game.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
+                seat_view = play_selectors.seat_view_for(game=game, seat_number=access.seat_number)
+                if seat_view is not None:
+                    view, log_size = {**seat_view.view, "log": seat_view.log_tail}, seat_view.log_size
+                    if access.seat is not None and not access.seat.is_bot:
+                        legal = seat_view.legal_moves
+            context = {"request": request, "seats": {game.pk: access.seats}}
+            body = {
                 "game": GameSummarySerializer(game, context=context).data,
                 "seat": access.seat_number,
                 "version": game.version,
                 "view": view,
+                "log_size": log_size,
                 "legal_moves": legal,
+                "my_move": bool(legal) and game.status == GameStatus.ACTIVE,
             }
-        )
+        return Response(body)
 
 
 class MoveView(ApiView):
-    """Submit a move with the version it was chosen at (409 if the game has moved on for my seat)."""
+    """Submit a move with the version it was chosen at.
+
+    409 `stale` when, since that version, my seat has moved or my legal moves changed (another
+    player's move that leaves my choices as they were — a Konamon! neighbour choosing at the same
+    time — does not make mine stale); 400 when `expected_version` is above the game's.
+    """
 
     serializer_class = MoveSerializer
 
-    @extend_schema(request=MoveSerializer, responses={200: MoveResultSerializer, **ERRORS})
+    @extend_schema(request=MoveSerializer, responses={200: MoveResultSerializer, **errors(409)})
     def post(self, request, game_id: int):
         data = _valid(MoveSerializer, request)
         result = play_services.check_play_move(
@@ -184,32 +233,229 @@ class MoveView(ApiView):
         )
 
 
+class GameLogView(ApiView):
+    """My whole log of a started game (from my own view), with the table's events, oldest first."""
+
+    serializer_class = GameLogSerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: GameLogSerializer, **errors(409)})
+    def get(self, request, game_id: int):
+        from games.ui import describe_event
+
+        with snapshot():
+            access = _visible(request, game_id)
+            game = access.game
+            if game.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
+                raise GameNotActive()
+            seat_view, log = history_selectors.seat_view_with_log(game=game, seat_number=access.seat_number)
+            entries = play_selectors.log_entries(
+                game=game, seat_view=seat_view, seat_number=access.seat_number, full_log=log
+            )
+            players = play_selectors.player_dicts(access.seats)
+            version = game.version
+        out = []
+        for entry in entries:
+            if entry.kind == "engine":
+                text = describe_event(game.engine_slug, entry.event, players)
+                out.append({"kind": "engine", "event": entry.event, "text": str(text)})
+            else:
+                event = entry.platform
+                out.append(
+                    {
+                        "kind": "platform",
+                        "event": {"type": event.kind, "seat": event.seat_number, "name": event.name},
+                        "text": platform_event_text(event),
+                    }
+                )
+        return Response({"version": version, "entries": out})
+
+
+def platform_event_text(event: GameEvent) -> str:
+    """The table's events as the game page words them (the same catalogue entries)."""
+    name = event.name or _("A player")
+    texts = {
+        GameEvent.Kind.JOINED: lambda: _("%(name)s took a seat.") % {"name": name},
+        GameEvent.Kind.STARTED: lambda: _(
+            "The game started. Seats and the first player were drawn from the game's seed."
+        ),
+        GameEvent.Kind.TIMEOUT: lambda: _("%(name)s ran out of time: the bot moved for them.") % {"name": name},
+        GameEvent.Kind.DROPPED_OUT: lambda: _(
+            "%(name)s ran out of time three times and dropped out: the bot plays their seat now."
+        )
+        % {"name": name},
+        GameEvent.Kind.CANCELLED: lambda: _("The game was cancelled."),
+    }
+    return str(texts[event.kind]()) if event.kind in texts else str(event.kind)
+
+
+class ReplayView(ApiView):
+    """After the end: a seat's view after any number of moves, rebuilt from the seed and the moves."""
+
+    serializer_class = ReplaySerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("step", int, description="Moves played (0: the deal); clamped to the game's length."),
+            OpenApiParameter("seat", int, description="Whose view (default: mine, else seat 0); clamped to the seats."),
+        ],
+        responses={200: ReplaySerializer, **errors(409)},
+    )
+    def get(self, request, game_id: int):
+        access = _visible(request, game_id)
+        game = access.game
+        if game.status != GameStatus.FINISHED:
+            raise GameNotActive(_("The replay opens when the game has ended."))
+        step = _query_int(request, "step", 0)
+        seat = _query_int(request, "seat", access.seat_number if access.seat_number is not None else 0)
+        seat = max(0, min(seat, game.players - 1))
+        state, last, total = history_services.replay_step(game, step)
+        return Response(
+            {
+                "step": max(0, min(step, total)),
+                "total": total,
+                "seat": seat,
+                "last_move": _move_dict(last),
+                "view": game.engine.view(state, seat),
+            }
+        )
+
+
+def _move_dict(move: Move | None) -> dict | None:
+    if move is None:
+        return None
+    return {"sequence": move.sequence, "seat": move.seat_number, "move": move.move, "made_by": move.made_by}
+
+
+def _query_int(request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw[1:] if raw.startswith("-") else raw
+    if not value.isdigit() or len(value) > 9:
+        raise ValidationError({name: [_("A whole number is required.")]})
+    return int(raw)
+
+
+class RevealView(ApiView):
+    """After the end: the ranking, the seed and the final state with every hand revealed."""
+
+    serializer_class = RevealSerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: RevealSerializer, **errors(409)})
+    def get(self, request, game_id: int):
+        access = _visible(request, game_id)
+        game = access.game
+        if game.status != GameStatus.FINISHED:
+            raise GameNotActive(_("Every hand is revealed when the game has ended."))
+        state = {key: value for key, value in history_services.final_state(game).items() if key != "log"}
+        return Response(
+            {
+                "outcome": GameSummarySerializer(game, context={"seats": {game.pk: access.seats}}).data["outcome"],
+                "seed": game.revealed_seed,
+                "state": state,
+            }
+        )
+
+
+# Before the start: seats, bots, invitations ---------------------------------------------------
+
+
 class JoinView(ApiView):
-    """Take a seat at an open game (private games: with an invitation or the link's token)."""
+    """Take a seat at an open game (private games: with an invitation to me or a link's token)."""
 
     serializer_class = JoinSerializer
 
-    @extend_schema(request=JoinSerializer, responses={200: GameSummarySerializer, **ERRORS})
+    @extend_schema(request=JoinSerializer, responses={200: GameSummarySerializer, **errors(409)})
     def post(self, request, game_id: int):
         data = _valid(JoinSerializer, request)
         seat = lobby_services.join_game(user=request.user, game_id=game_id, invite=data.get("invite") or None)
-        seat.game.refresh_from_db()
-        return Response(GameSummarySerializer(seat.game, context={"request": request}).data)
+        return Response(_summary(request, seat.game))
 
 
 class LeaveView(ApiView):
-    """Give up my seat before the start."""
+    """Give up my seat before the start (the creator cancels instead)."""
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={204: None, **ERRORS})
+    @extend_schema(request=None, responses={204: None, **errors(409)})
     def post(self, request, game_id: int):
         lobby_services.leave_game(user=request.user, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data if isinstance(request.data, dict) else {})
-    if not serializer.is_valid():
-        raise drf_exceptions.ValidationError(serializer.errors)
-    return serializer.validated_data
+class CancelView(ApiView):
+    """Call off my game before it starts (its creator only)."""
+
+    serializer_class = None
+
+    @extend_schema(request=None, responses={204: None, **errors(409)})
+    def post(self, request, game_id: int):
+        lobby_services.cancel_game(user=request.user, game_id=game_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotsView(ApiView):
+    """Before the start, the creator adds a bot in a free seat (the game starts when the seats are
+    full) or takes the last bot away."""
+
+    serializer_class = None
+
+    @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(409)})
+    def post(self, request, game_id: int):
+        return Response(_summary(request, bot_seats.add_bot(user=request.user, game_id=game_id)))
+
+    @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(400, 409)})
+    def delete(self, request, game_id: int):
+        return Response(_summary(request, bot_seats.remove_bot(user=request.user, game_id=game_id)))
+
+
+class InviteView(ApiView):
+    """Invite a user by username to an open game I have a seat at (they get an e-mail)."""
+
+    serializer_class = InviteSerializer
+
+    @extend_schema(request=InviteSerializer, responses={201: InvitationSerializer, **errors(409)})
+    def post(self, request, game_id: int):
+        data = _valid(InviteSerializer, request)
+        invitation = lobby_services.invite_user(user=request.user, game_id=game_id, username=data["username"])
+        invitation = Invitation.objects.select_related("user", "invited_by").get(pk=invitation.pk)
+        return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class MyInvitationsView(ApiView):
+    """Invitations to open games waiting for my answer, newest first (join or decline them)."""
+
+    serializer_class = InvitationSerializer
+
+    @extend_schema(
+        parameters=[pagination.PAGE_PARAMETER], responses={200: pagination.page_serializer(InvitationSerializer)}
+    )
+    def get(self, request):
+        pending = (
+            Invitation.objects.filter(
+                user=request.user, status=Invitation.Status.PENDING, game__status=GameStatus.OPEN
+            )
+            .select_related("user", "invited_by")
+            .order_by("-created_at", "-id")
+        )
+        rows, next_token, previous_token = pagination.numbered_page(request, pending, per_page=INVITATIONS_PER_PAGE)
+        results = InvitationSerializer(rows, many=True).data
+        return Response(pagination.page_body(request, results, next_token=next_token, previous_token=previous_token))
+
+
+class DeclineInvitationView(ApiView):
+    """Decline an invitation to me."""
+
+    serializer_class = None
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, invitation_id: int):
+        try:
+            lobby_services.decline_invitation(user=request.user, invitation_id=invitation_id)
+        except GameError:
+            raise GameNotFound(_("There is no such invitation for you.")) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+

@@ -145,3 +145,11 @@ def illegal_move_text(engine_error: Exception) -> str:
         return str(illegal_move_message(engine_error))
     except Exception:  # noqa: BLE001 - a missing or failing catalogue must not turn a refusal into a 500
         return _("That move is not allowed now.")
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+    status = 404
+
+    def default_message(self) -> str:
+        return _("There is no such game.")

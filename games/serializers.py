@@ -1,23 +1,57 @@
 """Serializers of the JSON API: shapes only; the work is done by the services and selectors of
-games.lobby, games.play and games.history."""
+games.lobby, games.play and games.history.
+
+Input fields are strict JSON (``api.fields``): ``"1"``, ``1.0`` and ``true`` are not the integer 1.
+"""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clocks.arithmetic import InvalidTimeControl, TimeControl
-from games.engines import engine_slugs
-from games.models import Game, Seat, TimeLimit, Visibility
+from api.fields import (
+    JsonObjectField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictUUIDField,
+)
+from api.schema import ErrorSerializer  # noqa: F401 - re-exported for the views' declarations
+from clocks.arithmetic import ClockKind, InvalidTimeControl, TimeControl
+from games.engines import all_engines, engine_slugs, get_engine
+from games.models import Game, GameStatus, Seat, TimeLimit, Visibility
+from games.strict_json import same_json
+
+MIN_PLAYERS = min(engine.min_players for engine in all_engines())
+MAX_PLAYERS = max(engine.max_players for engine in all_engines())
+
+
+def _whole(value) -> int | None:
+    """A stored score as the integer it is (``Seat.final_score`` is a float column)."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+class TimeControlSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[str(kind) for kind in ClockKind])
+    per_move_seconds = serializers.IntegerField(required=False, help_text="kind `move`: the limit for each move.")
+    bank_initial_seconds = serializers.IntegerField(required=False, help_text="kind `bank`: each seat's start.")
+    bank_increment_seconds = serializers.IntegerField(required=False, help_text="kind `bank`: added after a move.")
+    bank_cap_seconds = serializers.IntegerField(required=False, help_text="kind `bank`: the most a bank holds.")
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    seat = serializers.IntegerField(source="number", allow_null=True)
+    seat = serializers.IntegerField(source="number", allow_null=True, help_text="null until the game starts.")
     name = serializers.CharField()
     username = serializers.SerializerMethodField()
     clock_left = serializers.SerializerMethodField(
         help_text="Seconds on the seat's clock: a bank between turns, what a running clock showed when it was last "
         "read (the time left is until deadline_at, less the player's quiet days and absence); null without one."
     )
+    final_score = serializers.SerializerMethodField()
 
     class Meta:
         model = Seat
@@ -43,16 +77,30 @@ class SeatSerializer(serializers.ModelSerializer):
     def get_username(self, seat) -> str | None:
         return seat.user.username if seat.user_id else None
 
+    def get_final_score(self, seat) -> int | None:
+        return _whole(seat.final_score)
+
+
+class OutcomeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="1 is best; tied seats share a rank.")
+    score = serializers.IntegerField()
+
 
 class GameSummarySerializer(serializers.ModelSerializer):
-    game = serializers.CharField(source="engine_slug")
+    game = serializers.ChoiceField(source="engine_slug", choices=engine_slugs())
     name = serializers.CharField(source="engine_name")
+    status = serializers.ChoiceField(choices=GameStatus.values)
+    visibility = serializers.ChoiceField(choices=Visibility.values)
+    time_limit_hours = serializers.ChoiceField(choices=TimeLimit.choices)
+    options = serializers.DictField(help_text="The game's options as chosen at creation.")
     seats = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
-    seed = serializers.CharField(source="revealed_seed", help_text="The seed, once the game has ended.")
+    url = serializers.SerializerMethodField(help_text="The game's page.")
+    seed = serializers.SerializerMethodField(help_text="The seed, once the game has ended (else null).")
+    outcome = serializers.SerializerMethodField(help_text="The ranking, once the game has ended (else null).")
     time_control = serializers.SerializerMethodField(
-        help_text='{"kind": "move"|"bank"|"none"} with per_move_seconds, or bank_initial_seconds, '
-        "bank_increment_seconds and bank_cap_seconds."
+        help_text="The game's clock: a limit per move, a bank of time, or none (`time_limit_hours` is the older "
+        "per-move form of the same)."
     )
 
     class Meta:
@@ -79,9 +127,11 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "url",
         ]
 
+    @extend_schema_field(TimeControlSerializer)
     def get_time_control(self, game) -> dict:
         return game.time_control.as_dict()
 
+    @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game) -> list[dict]:
         seats = self.context.get("seats", {}).get(game.pk)
         if seats is None:
@@ -92,6 +142,15 @@ class GameSummarySerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         path = game.get_absolute_url()
         return request.build_absolute_uri(path) if request else path
+
+    def get_seed(self, game) -> str | None:
+        return game.revealed_seed or None
+
+    @extend_schema_field(OutcomeSerializer(many=True, allow_null=True))
+    def get_outcome(self, game) -> list[dict] | None:
+        if game.outcome is None:
+            return None
+        return [{"seat": row["seat"], "rank": row["rank"], "score": _whole(row["score"])} for row in game.outcome]
 
 
 class MyGameSerializer(serializers.Serializer):
@@ -108,37 +167,77 @@ class MyGameSerializer(serializers.Serializer):
     def get_chat_unread(self, seat) -> int:
         return self.context.get("chat_unread", {}).get(seat.game_id, 0)
 
+    @extend_schema_field(GameSummarySerializer)
     def get_game(self, seat) -> dict:
         return GameSummarySerializer(seat.game, context=self.context).data
 
 
 class GameDetailSerializer(serializers.Serializer):
-    game = GameSummarySerializer()
+    game = GameSummarySerializer(help_text="With every seat, and which seats the game awaits.")
     seat = serializers.IntegerField(allow_null=True, help_text="My seat, or null when I watch.")
     version = serializers.IntegerField(help_text="Send it back as expected_version with a move.")
-    view = serializers.DictField(help_text="engine.view(state, my seat): everything I may know, log included.")
-    legal_moves = serializers.ListField(child=serializers.DictField(), help_text="My legal moves now.")
+    view = serializers.DictField(
+        help_text="engine.view(state, my seat) of this version: everything I may know. Its `log` holds the "
+        "latest events only (at least the current round); the whole log is at `/api/games/{id}/log/`."
+    )
+    log_size = serializers.IntegerField(help_text="How many events my whole log has.")
+    legal_moves = serializers.ListField(
+        child=serializers.DictField(), help_text="My legal moves at this version (empty when it is not my move)."
+    )
+    my_move = serializers.BooleanField(help_text="Whether the game awaits a move of mine.")
 
 
 class CreateGameSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=engine_slugs())
-    players = serializers.IntegerField(min_value=2, max_value=9)
-    options = serializers.DictField(required=False, default=dict)
-    time_limit_hours = serializers.ChoiceField(choices=TimeLimit.values, default=TimeLimit.NONE)
-    time_control = serializers.JSONField(
+    game = StrictChoiceField(choices=engine_slugs())
+    players = StrictIntegerField(
+        min_value=MIN_PLAYERS,
+        max_value=MAX_PLAYERS,
+        help_text="Seats, bots included; each game has its own bounds: "
+        + ", ".join(f"{engine.slug} {engine.min_players}-{engine.max_players}" for engine in all_engines())
+        + ".",
+    )
+    options = JsonObjectField(
+        required=False,
+        default=dict,
+        help_text='The game\'s options, each one of its allowed values, e.g. {"memory": "open"} (Mamma Mia!) or '
+        '{"variant": "self"} (Marumiere); an unknown name or value is 400.',
+    )
+    time_limit_hours = StrictChoiceField(choices=TimeLimit.choices, default=TimeLimit.NONE)
+    time_control = JsonObjectField(
         required=False,
         help_text='Instead of time_limit_hours: {"kind": "bank", "bank_initial_seconds": 259200, '
         '"bank_increment_seconds": 86400, "bank_cap_seconds": 604800}, {"kind": "move", "per_move_seconds": n} '
         'or {"kind": "none"}. A bank: 1 hour to 30 days, + up to 7 days a move, capped at 60 days at most.',
     )
-    visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
-    bots = serializers.IntegerField(min_value=0, max_value=8, default=0)
-    rated = serializers.BooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
+    visibility = StrictChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
+    bots = StrictIntegerField(
+        min_value=0, max_value=MAX_PLAYERS - 1, default=0, help_text="Bot seats, fewer than `players`."
+    )
+    rated = StrictBooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
 
+    def validate(self, data):
+        engine = get_engine(data["game"])
+        if not engine.min_players <= data["players"] <= engine.max_players:
+            raise serializers.ValidationError(
+                {
+                    "players": _("%(game)s is for %(min)d to %(max)d players.")
+                    % {"game": engine.name, "min": engine.min_players, "max": engine.max_players}
+                }
+            )
+        if data["bots"] >= data["players"]:
+            raise serializers.ValidationError({"bots": _("Keep at least one seat for a person.")})
+        for name, value in data["options"].items():
+            # As JSON: 20.0 or true is not the allowed value 20 or 1.
+            if name not in engine.options or not any(same_json(value, allowed) for allowed in engine.options[name]):
+                raise serializers.ValidationError(
+                    {
+                        "options": _("“%(name)s” is not an option of this game, or that is not one of its values.")
+                        % {"name": name}
+                    }
+                )
+        return data
 
     def validate_time_control(self, value) -> TimeControl:
-        from django.utils.translation import gettext as _
-
         try:
             return TimeControl.from_dict(value if isinstance(value, dict) else {})
         except InvalidTimeControl:
@@ -146,13 +245,17 @@ class CreateGameSerializer(serializers.Serializer):
 
 
 class JoinSerializer(serializers.Serializer):
-    invite = serializers.CharField(required=False, allow_blank=True, help_text="Token of an invitation link.")
+    invite = StrictCharField(
+        required=False, allow_blank=True, max_length=500, help_text="The token of an invitation link (private games)."
+    )
 
 
 class MoveSerializer(serializers.Serializer):
-    move = serializers.DictField(help_text="One of legal_moves, as given.")
-    expected_version = serializers.IntegerField(min_value=0, help_text="The version the move was chosen at.")
-    idempotency_key = serializers.UUIDField(required=False, allow_null=True, help_text="Repeat-safe key.")
+    move = JsonObjectField(help_text="One of legal_moves, exactly as given (numbers as JSON integers).")
+    expected_version = StrictIntegerField(min_value=0, help_text="The version the move was chosen at.")
+    idempotency_key = StrictUUIDField(
+        required=False, allow_null=True, help_text="A UUID (as text): sending the same move again changes nothing."
+    )
 
 
 class MoveResultSerializer(serializers.Serializer):
@@ -161,6 +264,46 @@ class MoveResultSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    detail = serializers.JSONField()
+class InviteSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150, help_text="Who to invite (case does not matter).")
+
+
+class InvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(source="game_id")
+    username = serializers.CharField(source="user.username")
+    invited_by = serializers.CharField(source="invited_by.username", allow_null=True)
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class LogEntrySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["engine", "platform"])
+    event = serializers.DictField(help_text="engine: the event of my view; platform: {type, seat, name}.")
+    text = serializers.CharField(help_text="The event as a sentence in my language.")
+
+
+class GameLogSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    entries = LogEntrySerializer(many=True, help_text="Oldest first.")
+
+
+class ReplayMoveSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.DictField()
+    made_by = serializers.CharField()
+
+
+class ReplaySerializer(serializers.Serializer):
+    step = serializers.IntegerField(help_text="Moves played so far in this replay (0: the deal).")
+    total = serializers.IntegerField(help_text="Moves in the whole game.")
+    seat = serializers.IntegerField(help_text="Whose view this is.")
+    last_move = ReplayMoveSerializer(allow_null=True)
+    view = serializers.DictField(help_text="engine.view of that seat after `step` moves.")
+
+
+class RevealSerializer(serializers.Serializer):
+    outcome = OutcomeSerializer(many=True)
+    seed = serializers.CharField(help_text="Check the deal: its SHA-256 was shown from the start.")
+    state = serializers.DictField(help_text="The final state, every hand revealed (its log is at /log/).")

@@ -18,6 +18,7 @@ from django.db import connection
 from clocks import turns as clock_turns
 from games.exceptions import (
     BadInput,
+    GameNotFound,
     NotSeated,
 )
 from games.models import (
@@ -129,7 +130,7 @@ def lock_table(game_id: int, *, with_state: bool = True) -> Table:
         else:
             game = Game.objects.select_for_update().get(pk=game_id)
     except (Game.DoesNotExist, GameState.DoesNotExist, ValueError, TypeError):
-        raise NotSeated() from None
+        raise GameNotFound() from None
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
     table = Table(game=game, seats=seats)
     if game.status != GameStatus.OPEN:

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "api.errors.ApiErrorMiddleware",  # first: errors under /api/ as JSON, whoever raised them
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -296,26 +297,37 @@ WEB_THREADS = env.int("WEB_THREADS", default=4)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # First: its WWW-Authenticate header makes a missing or bad credential a 401 (not a 403).
+        # First: its WWW-Authenticate header makes a missing or bad credential a 401 (with the session
+        # class first DRF answers 403, as it has no header to offer).
         "trust.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PARSER_CLASSES": [
-        "trust.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON in and out only: a move is a nested object, which a form cannot carry. The parser refuses
+    # NUL, lone surrogates, deep nesting and non-finite numbers with a 400 (trust.parsers); only
+    # POST /api/token/ also takes a form (trust.api).
+    "DEFAULT_PARSER_CLASSES": ["trust.parsers.SafeJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_METADATA_CLASS": "trust.metadata.SafeMetadata",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
+    "DEFAULT_PAGINATION_CLASS": None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "mammamia API",
-    "DESCRIPTION": "Play Mamma Mia!, Konamon! and Marumiere by program: your games, your view, your moves.",
+    "DESCRIPTION": (
+        "Play Mamma Mia!, Konamon! and Marumiere by program: everything the site's pages offer. "
+        "Authenticate with `Authorization: Token <key>` (from `POST /api/token/`) or the site's session. "
+        'Every answer that is not a success is `{"error": code, "detail": message}` in your language; '
+        'lists are `{"results": [...], "next": url|null, "previous": url|null}`.'
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TimeLimitEnum": "games.models.TimeLimit",
+        "LeagueTimeLimitEnum": "competition.serializers.LEAGUE_TIME_LIMITS",
+    },
 }
 
 # Security: safe by default, relaxed only by DEBUG.

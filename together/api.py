@@ -1,22 +1,24 @@
 """The JSON API of playing together (DRF, in the OpenAPI schema): chat, note, resign, call off, hand over,
-rematch, block and report. Errors are the platform's ``{"error": code, "detail": message}``."""
+rematch, block and report. Errors are the API's one shape (``api.errors``), lists its one page shape
+(``api.pagination``), input strict JSON (``api.fields``)."""
 
 from __future__ import annotations
 
-from django.http import Http404
-from drf_spectacular.plumbing import build_array_type, build_basic_type
-from drf_spectacular.types import OpenApiTypes
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
-from games.api import ERRORS, ApiView, _valid
-from games.play import selectors as game_selectors
+from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from api.pagination import page_serializer
+from games.api import ApiView, _query_int, _valid, _visible, errors
+from games.exceptions import GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH, CallOff, Report
 from together.rules import notes_allowed
 
-ERRORS_429 = {**ERRORS, 429: ERRORS[400]}
+CHAT_PAGE = 100
 
 
 class ChatMessageSerializer(serializers.Serializer):
@@ -35,21 +37,12 @@ class ChatMessageSerializer(serializers.Serializer):
         return message.author.username if message.author_id else None
 
 
-class TextField(serializers.CharField):
-    """A string and nothing else (DRF's CharField would take a number as its digits)."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
 class ChatPostSerializer(serializers.Serializer):
-    text = TextField(max_length=CHAT_MAX_LENGTH, trim_whitespace=False)
+    text = StrictCharField(max_length=CHAT_MAX_LENGTH, trim_whitespace=False)
 
 
 class NoteSerializer(serializers.Serializer):
-    note = TextField(max_length=NOTE_MAX_LENGTH, allow_blank=True, trim_whitespace=False)
+    note = StrictCharField(max_length=NOTE_MAX_LENGTH, allow_blank=True, trim_whitespace=False)
 
 
 class NoteOutSerializer(serializers.Serializer):
@@ -81,11 +74,11 @@ class CallOffSerializer(serializers.ModelSerializer):
 
 
 class AnswerSerializer(serializers.Serializer):
-    accept = serializers.BooleanField()
+    accept = StrictBooleanField()
 
 
 class HandOverSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0)
+    seat = StrictIntegerField(min_value=0, max_value=100)
 
 
 class RematchSerializer(serializers.Serializer):
@@ -105,17 +98,26 @@ class RematchSerializer(serializers.Serializer):
 
 
 class ReportSerializer(serializers.Serializer):
-    reason = serializers.ChoiceField(choices=Report.Reason.choices)
-    details = serializers.CharField(max_length=REPORT_DETAILS_MAX_LENGTH, allow_blank=True, required=False)
-    message = serializers.IntegerField(required=False, help_text="A chat message's id; or give username.")
-    username = serializers.CharField(required=False)
+    reason = StrictChoiceField(choices=Report.Reason.choices)
+    details = StrictCharField(max_length=REPORT_DETAILS_MAX_LENGTH, allow_blank=True, required=False)
+    message = StrictIntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, help_text="A chat message's id; or give username."
+    )
+    username = StrictCharField(required=False, max_length=150)
 
 
-def _access(request, game_id: int):
-    access = game_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
-    if access is None or not access.may_view:
-        raise Http404
-    return access
+class BlockedUserSerializer(serializers.Serializer):
+    username = serializers.CharField()
+
+
+_access = _visible
+
+
+def _player(username: str):
+    """The active player of that username (404 otherwise, as for any unknown id in the path)."""
+    from accounts.api import player
+
+    return player(username)
 
 
 class ChatView(ApiView):
@@ -127,22 +129,33 @@ class ChatView(ApiView):
         return [permissions.AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only messages with a greater id (paging).")],
-        responses={200: ChatMessageSerializer(many=True), **ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "after", int, description="Only messages with a greater id: `next` carries the last one read."
+            )
+        ],
+        responses={200: page_serializer(ChatMessageSerializer)},
     )
     def get(self, request, game_id: int):
         access = _access(request, game_id)
         if not services.chat_readable(game=access.game, seat=access.seat, may_view=access.may_view):
-            raise Http404
-        try:
-            after = max(0, int(request.query_params.get("after", 0)))
-        except (TypeError, ValueError):
-            after = 0
+            raise GameNotFound(_("This chat is for the game's players only."))
+        after = max(0, _query_int(request, "after", 0))
         viewer = request.user if request.user.is_authenticated else None
-        rows = selectors.messages_after(game_id=game_id, viewer=viewer, after=after)
-        return Response(ChatMessageSerializer(rows, many=True).data)
+        rows = selectors.messages_after(game_id=game_id, viewer=viewer, after=after, limit=CHAT_PAGE + 1)
+        more = len(rows) > CHAT_PAGE
+        rows = rows[:CHAT_PAGE]
+        url = request.build_absolute_uri()
+        return Response(
+            {
+                "results": ChatMessageSerializer(rows, many=True).data,
+                # Oldest first: the next page is the newer messages; polling follows `next` (or the last id).
+                "next": replace_query_param(url, "after", rows[-1].pk) if more else None,
+                "previous": None,
+            }
+        )
 
-    @extend_schema(request=ChatPostSerializer, responses={201: ChatMessageSerializer, **ERRORS_429})
+    @extend_schema(request=ChatPostSerializer, responses={201: ChatMessageSerializer, **errors(403, 409, 429)})
     def post(self, request, game_id: int):
         data = _valid(ChatPostSerializer, request)
         message = services.post_chat_message(user=request.user, game_id=game_id, text=data["text"])
@@ -154,11 +167,11 @@ class NoteView(ApiView):
 
     serializer_class = NoteOutSerializer
 
-    @extend_schema(responses={200: NoteOutSerializer, **ERRORS})
+    @extend_schema(responses={200: NoteOutSerializer})
     def get(self, request, game_id: int):
         access = _access(request, game_id)
         if access.seat is None:
-            raise Http404
+            raise GameNotFound(_("Only a seated player has a note at this game."))
         corner = selectors.corner(access.seat)
         game = access.game
         return Response(
@@ -169,7 +182,7 @@ class NoteView(ApiView):
             }
         )
 
-    @extend_schema(request=NoteSerializer, responses={200: NoteOutSerializer, **ERRORS})
+    @extend_schema(request=NoteSerializer, responses={200: NoteOutSerializer, **errors(403, 409)})
     def put(self, request, game_id: int):
         data = _valid(NoteSerializer, request)
         corner = services.save_note(user=request.user, game_id=game_id, text=data["note"])
@@ -187,7 +200,7 @@ class ResignView(ApiView):
             200: inline_serializer(
                 "Resigned", {"seat": serializers.IntegerField(), "resigned_at": serializers.DateTimeField()}
             ),
-            **ERRORS,
+            **errors(403, 409),
         },
     )
     def post(self, request, game_id: int):
@@ -200,15 +213,15 @@ class CallOffView(ApiView):
 
     serializer_class = CallOffSerializer
 
-    @extend_schema(responses={200: CallOffSerializer, **ERRORS})
+    @extend_schema(responses={200: CallOffSerializer})
     def get(self, request, game_id: int):
         _access(request, game_id)
         proposal = selectors.last_call_off(game_id)
         if proposal is None:
-            raise Http404
+            raise GameNotFound(_("Nobody has proposed to call this game off."))
         return Response(CallOffSerializer(proposal).data)
 
-    @extend_schema(request=None, responses={201: CallOffSerializer, **ERRORS})
+    @extend_schema(request=None, responses={201: CallOffSerializer, **errors(403, 409)})
     def post(self, request, game_id: int):
         proposal = services.propose_call_off(user=request.user, game_id=game_id)
         return Response(CallOffSerializer(proposal).data, status=status.HTTP_201_CREATED)
@@ -219,7 +232,7 @@ class CallOffAnswerView(ApiView):
 
     serializer_class = AnswerSerializer
 
-    @extend_schema(request=AnswerSerializer, responses={200: CallOffSerializer, **ERRORS})
+    @extend_schema(request=AnswerSerializer, responses={200: CallOffSerializer, **errors(403, 409)})
     def post(self, request, game_id: int):
         data = _valid(AnswerSerializer, request)
         proposal = services.answer_call_off(user=request.user, game_id=game_id, accept=data["accept"])
@@ -231,7 +244,7 @@ class HandOverView(ApiView):
 
     serializer_class = HandOverSerializer
 
-    @extend_schema(request=HandOverSerializer, responses={204: None, **ERRORS})
+    @extend_schema(request=HandOverSerializer, responses={204: None, **errors(403, 409)})
     def post(self, request, game_id: int):
         data = _valid(HandOverSerializer, request)
         services.hand_over_stalled_seat(user=request.user, game_id=game_id, seat_number=data["seat"])
@@ -243,15 +256,15 @@ class RematchView(ApiView):
 
     serializer_class = RematchSerializer
 
-    @extend_schema(responses={200: RematchSerializer, **ERRORS})
+    @extend_schema(responses={200: RematchSerializer})
     def get(self, request, game_id: int):
         access = _access(request, game_id)
         info = selectors.rematch_info(game=access.game, user=request.user)
         if info is None:
-            raise Http404
+            raise GameNotFound(_("This game has no rematch."))
         return Response(RematchSerializer(info).data)
 
-    @extend_schema(request=None, responses={201: RematchSerializer, **ERRORS})
+    @extend_schema(request=None, responses={201: RematchSerializer, **errors(403, 409)})
     def post(self, request, game_id: int):
         made = rematch.propose_rematch(user=request.user, game_id=game_id)
         info = selectors.rematch_info(game=made.original, user=request.user)
@@ -269,7 +282,7 @@ class RematchAcceptView(ApiView):
             200: inline_serializer(
                 "RematchAccepted", {"game": serializers.IntegerField(), "status": serializers.CharField()}
             ),
-            **ERRORS,
+            **errors(403, 409),
         },
     )
     def post(self, request, game_id: int):
@@ -283,7 +296,7 @@ class RematchDeclineView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={204: None, **ERRORS})
+    @extend_schema(request=None, responses={204: None, **errors(403, 409)})
     def post(self, request, game_id: int):
         rematch.decline_rematch(user=request.user, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -294,25 +307,28 @@ class BlockView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={204: None, **ERRORS})
+    @extend_schema(request=None, responses={204: None, **errors(400)})
     def post(self, request, username: str):
+        _player(username)
         moderation.block(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(request=None, responses={204: None, **ERRORS})
+    @extend_schema(request=None, responses={204: None})
     def delete(self, request, username: str):
+        _player(username)
         moderation.unblock(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class BlocksView(ApiView):
-    """The usernames I blocked."""
+    """The players I blocked (all of them: one page)."""
 
-    serializer_class = None
+    serializer_class = BlockedUserSerializer
 
-    @extend_schema(responses={200: build_array_type(build_basic_type(OpenApiTypes.STR)), **ERRORS})
+    @extend_schema(responses={200: page_serializer(BlockedUserSerializer)})
     def get(self, request):
-        return Response([user.username for user in selectors.blocked_users(user=request.user)])
+        results = BlockedUserSerializer(selectors.blocked_users(user=request.user), many=True).data
+        return Response({"results": results, "next": None, "previous": None})
 
 
 class ReportView(ApiView):
@@ -322,7 +338,7 @@ class ReportView(ApiView):
 
     @extend_schema(
         request=ReportSerializer,
-        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **ERRORS},
+        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **errors(404)},
     )
     def post(self, request):
         data = _valid(ReportSerializer, request)

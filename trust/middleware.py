@@ -37,7 +37,7 @@ PERMISSIONS_POLICY = ", ".join(
 
 # URL names whose responses show a signed-in player their own hand (see the module docstring).
 PRIVATE_VIEWS = frozenset(
-    {"game", "game-table", "game-move", "game-log", "api-game", "api-game-move", "account-data-export"}
+    {"game", "game-table", "game-move", "game-log", "api-game", "api-game-move", "api-game-log", "account-data-export"}
 )
 
 
@@ -76,5 +76,8 @@ class TrustMiddleware:
             return None
         detail = _("The request holds a NUL character, which is not allowed.")
         if request.path.startswith("/api/"):
+            if "\x00" in request.path:
+                # No id or name in a path holds one: as for any path naming nothing, 404 (the API's schema).
+                return JsonResponse({"error": "not_found", "detail": _("There is nothing here.")}, status=404)
             return JsonResponse({"error": "parse_error", "detail": detail}, status=400)
         return HttpResponseBadRequest(detail, content_type="text/plain; charset=utf-8")

@@ -20,6 +20,11 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+
+class JsonRefused(ParseError):
+    """A body refused for a reason worth telling the client (its message is kept in the API's answer; any
+    other parse error is answered with a generic message, never the parser's English or an echo of the input)."""
+
 MAX_JSON_DEPTH = 32  # a move or a game's options are a few levels deep
 
 
@@ -65,10 +70,10 @@ class SafeJSONParser(JSONParser):
             text = codecs.getreader(encoding)(stream).read()
             data = json.loads(text, parse_constant=_no_constants)
         except RecursionError:
-            raise ParseError(_("The JSON is nested too deeply.")) from None
-        except ValueError as exc:
-            raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
+            raise JsonRefused(_("The JSON is nested too deeply.")) from None
+        except ValueError:
+            raise ParseError() from None  # answered "not valid JSON" (api.errors)
         reason = unsafe_reason(data)
         if reason is not None:
-            raise ParseError(reason)
+            raise JsonRefused(reason)
         return data

@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from clocks import turns as clock_turns
-from games import signals
+from games import signals, strict_json
 from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
     BadInput,
@@ -121,6 +121,12 @@ def parse_version(expected_version) -> int:
     return version
 
 
+def too_new_version(current: int) -> str:
+    from django.utils.translation import gettext as _
+
+    return _("expected_version is newer than the game, which is at version %(version)d.") % {"version": current}
+
+
 def check_play_move(*, user, game_id, move, expected_version, idempotency_key=None) -> MoveResult:
     """Check and apply ``user``'s move in one transaction; raises a ``GameError`` and changes nothing otherwise.
 
@@ -143,7 +149,9 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
             if game.status != GameStatus.ACTIVE:
                 raise GameNotActive()
             seat_view = table.views[seat.number]
-            if version > game.version or version < seat_view.moves_version:
+            if version > game.version:
+                raise BadInput(too_new_version(game.version))
+            if version < seat_view.moves_version:
                 raise StaleVersion()
             if not seat.awaited:
                 raise NotYourTurn()
@@ -152,10 +160,12 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
 
                 raise NotYourTurn(_("The bot plays this seat now."))
             chosen = move(game, seat_view.legal_moves) if callable(move) else move
-            try:
-                canonical = seat_view.legal_moves[seat_view.legal_moves.index(chosen)]
-            except ValueError:
-                raise _refusal(game, table.state_row.state, seat.number, chosen) from None
+            # Compared as JSON: ``true`` or ``1.0`` is not the legal move's ``1``.
+            canonical = strict_json.find_move(seat_view.legal_moves, chosen)
+            if canonical is None:
+                raise strict_json.type_error(seat_view.legal_moves, chosen) or _refusal(
+                    game, table.state_row.state, seat.number, chosen
+                )
         except GameError:
             if key is not None:
                 done = Move.objects.filter(game=game, idempotency_key=key).first()

@@ -90,7 +90,7 @@ def test_profile_shows_ratings_with_a_chart_and_the_api_the_history(people, clie
     assert "Ratings" in html and "<svg" in html and "<polyline" in html and "provisional" in html
     rating = Rating.objects.get(user=a, engine_slug="marumiere")
     assert f"{rating.conservative:.1f}" in html
-    data = client.get(reverse("api-player-ratings", args=[a.username])).json()
+    data = client.get(reverse("api-player-ratings", args=[a.username])).json()["results"]
     assert data[0]["game"] == "marumiere" and data[0]["games"] == 3 and data[0]["provisional"]
     assert [p["place"] for p in data[0]["history"]] == [1, 2, 1]
     assert data[0]["rating"] == pytest.approx(rating.conservative)
@@ -191,7 +191,7 @@ def test_league_api_create_sign_up_detail_and_errors(people, client):
     closed = client.post(reverse("api-league-withdraw", args=[league_id]))
     assert closed.status_code == 409 and closed.json()["error"] == "league_closed"
     listing = client.get(reverse("api-leagues"), {"status": "signup"}).json()
-    assert [item["name"] for item in listing] == ["API cup"]
+    assert [item["name"] for item in listing["results"]] == ["API cup"] and listing["next"] is None
     assert client.get(reverse("api-league", args=[league_id])).json()["league"]["game"] == "mamma-mia"
 
 

@@ -101,6 +101,7 @@ def test_full_game_through_the_api_with_a_token(slug, players, client):
             {"move": rng.choice(detail["legal_moves"]), "expected_version": detail["version"]},
         )
         assert response.status_code == 200, response.content
-    mine = api(players[0], "get", reverse("api-games")).json()
-    assert mine["results"][0]["game"]["status"] == "finished"
-    assert mine["results"][0]["game"]["seed"]
+    assert api(players[0], "get", reverse("api-games")).json()["results"] == []  # nothing in progress
+    history = api(players[0], "get", reverse("api-user-history", args=[players[0].username])).json()
+    assert history["results"][0]["game"]["status"] == "finished"
+    assert history["results"][0]["game"]["seed"]

@@ -231,6 +231,7 @@ def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
         "partial": reverse("game-table", args=[game.pk]) + "?v=stale",
         "log": reverse("game-log", args=[game.pk]),
         "api": reverse("api-game", args=[game.pk]),
+        "api-log": reverse("api-game-log", args=[game.pk]),
         "lobby": reverse("lobby"),
         "chat": reverse("api-game-chat", args=[game.pk]),
         "my_games": reverse("my-games") if seated else reverse("lobby"),
@@ -244,6 +245,8 @@ def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
         result[name] = response.content.decode()
     if game.status == GameStatus.ACTIVE:
         assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
+        for name in ("api-game-replay", "api-game-reveal"):  # only after the end
+            assert client.get(reverse(name, args=[game.pk])).status_code == 409
     return result
 
 

@@ -236,7 +236,13 @@ def test_the_api_and_the_whole_log_page_give_each_viewer_its_own_whole_log(slug,
         if seat is not None:
             client.force_login(seat.user)
         expected = game.engine.view(state, number)
-        assert client.get(reverse("api-game", args=[game.pk])).json()["view"] == json.loads(json.dumps(expected))
+        # The game answer: the view with the stored tail of the log; /log/ the whole of it.
+        detail = client.get(reverse("api-game", args=[game.pk])).json()
+        whole = json.loads(json.dumps(expected))
+        assert detail["view"] == {**whole, "log": tables.log_tail(whole["log"])}
+        assert detail["log_size"] == len(whole["log"])
+        entries = client.get(reverse("api-game-log", args=[game.pk])).json()["entries"]
+        assert [e["event"] for e in entries if e["kind"] == "engine"] == whole["log"]
         row = SeatView.objects.get(game=game, seat_number=number)
         assert row.log_size == len(expected["log"]) and row.log_tail == tables.log_tail(expected["log"])
         page = client.get(reverse("game-log", args=[game.pk])).content.decode()

@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 from game_helpers import awaited_human, start_game
 
-from games.exceptions import StaleVersion
+from games.exceptions import BadInput
 from games.lobby import services as lobby
 from games.models import Seat
 from games.play import services as play
@@ -45,7 +45,8 @@ def test_a_refused_move_publishes_nothing(players, listen, django_capture_on_com
     game = start_game("konamon", players[:2])
     seat, view = awaited_human(game)
     listener = listen(f"game.{game.pk}")
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(StaleVersion):
+    # A version above the game's is refused as bad input (issue 16), before anything is written.
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(BadInput):
         play.check_play_move(
             user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version + 5
         )

@@ -1,0 +1,159 @@
+"""The JSON API of accounts: a player's public profile (stats, match history) and my settings,
+notification preferences and absences — what ``/u/<username>/``, ``/settings/`` and
+``/settings/away/`` offer a person. Validation is the pages' own forms, so both say the same."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import permissions, serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from accounts.forms import SettingsForm
+from accounts.models import NotifyMode, User
+from api import pagination
+from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField
+from games.api import ApiView, _valid
+from games.exceptions import GameNotFound
+from games.history import selectors as history_selectors
+from games.serializers import MyGameSerializer
+from notifications import vacations
+from notifications.forms import AwayForm
+
+
+class StatsSerializer(serializers.Serializer):
+    game = serializers.CharField(source="engine_slug")
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(help_text="won / played")
+    average_place = serializers.FloatField(allow_null=True)
+    dropped = serializers.IntegerField(help_text="Games the bot finished for them after three timeouts.")
+
+
+class ProfileSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField(source="public_name")
+    away = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField(help_text="Per game, from the player's finished games.")
+    url = serializers.SerializerMethodField(help_text="The profile page.")
+
+    def get_away(self, user) -> bool:
+        return user.is_away()
+
+    @extend_schema_field(StatsSerializer(many=True))
+    def get_stats(self, user) -> list[dict]:
+        return StatsSerializer(history_selectors.game_stats(user=user), many=True).data
+
+    def get_url(self, user) -> str:
+        return self.context["request"].build_absolute_uri(f"/u/{user.username}/")
+
+
+def player(username: str) -> User:
+    """The active player of that username; 404 ``not_found`` otherwise."""
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise GameNotFound(_("There is no such player."))
+    return user
+
+
+class ProfileView(ApiView):
+    """A player's public profile and per-game statistics."""
+
+    serializer_class = ProfileSerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: ProfileSerializer})
+    def get(self, request, username: str):
+        return Response(ProfileSerializer(player(username), context={"request": request}).data)
+
+
+class HistoryView(ApiView):
+    """A player's match history: finished games, newest first, with their seat (`my_seat`: theirs)."""
+
+    serializer_class = MyGameSerializer
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[pagination.PAGE_PARAMETER], responses={200: pagination.page_serializer(MyGameSerializer)}
+    )
+    def get(self, request, username: str):
+        page = history_selectors.match_history(user=player(username), page=request.query_params.get("page"))
+        results = MyGameSerializer(page.object_list, many=True, context={"request": request}).data
+        return Response(pagination.page_body(request, results, next_token=page.older, previous_token=page.newer))
+
+
+class SettingsSerializer(serializers.Serializer):
+    username = serializers.CharField(read_only=True)
+    email = serializers.EmailField(read_only=True, help_text="Changed on the site (it needs a confirmation).")
+    display_name = StrictCharField(max_length=40, allow_blank=True, help_text="Empty: the username is shown.")
+    language = StrictChoiceField(choices=[code for code, _name in settings.LANGUAGES])
+    time_zone = StrictCharField(max_length=64, help_text="An IANA zone, e.g. Europe/Paris.")
+    notify_mode = StrictChoiceField(
+        choices=NotifyMode.values,
+        help_text="E-mail when a game awaits my move: once (until I visit), every time, a daily digest, never.",
+    )
+    deadline_reminders = StrictBooleanField(help_text="E-mail reminders before a move deadline passes.")
+
+
+class SettingsView(ApiView):
+    """My settings and notification preferences (as on `/settings/`); PATCH changes some of them."""
+
+    serializer_class = SettingsSerializer
+
+    @extend_schema(responses={200: SettingsSerializer})
+    def get(self, request):
+        return Response(SettingsSerializer(request.user).data)
+
+    @extend_schema(request=SettingsSerializer(partial=True), responses={200: SettingsSerializer})
+    def patch(self, request):
+        data = _valid(SettingsSerializer, request, partial=True)
+        user = request.user
+        current = {name: getattr(user, name) for name in SettingsForm.Meta.fields}
+        form = SettingsForm({**current, **data}, instance=user)
+        if not form.is_valid():
+            raise ValidationError({name: [str(m) for m in messages] for name, messages in form.errors.items()})
+        user = form.save()
+        translation.activate(user.language)  # this answer is already in the new language
+        return Response(SettingsSerializer(user).data)
+
+
+class AwaySerializer(serializers.Serializer):
+    away_until = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="When my deadlines run again; null when I am not away."
+    )
+    back_on = serializers.DateField(
+        write_only=True,
+        help_text="The day I am back (in my time zone): after today, at most 14 days ahead.",
+    )
+
+
+class AwayView(ApiView):
+    """My absence (as on `/settings/away/`): my deadlines pause until I am back; DELETE: I am back."""
+
+    serializer_class = AwaySerializer
+
+    def _body(self, user) -> dict:
+        return {"away_until": user.away_until if user.is_away() else None}
+
+    @extend_schema(responses={200: AwaySerializer})
+    def get(self, request):
+        return Response(AwaySerializer(self._body(request.user)).data)
+
+    @extend_schema(request=AwaySerializer, responses={200: AwaySerializer})
+    def put(self, request):
+        data = _valid(AwaySerializer, request)
+        now = timezone.now()
+        form = AwayForm({"back_on": data["back_on"].isoformat()}, user=request.user, now=now)
+        if not form.is_valid():
+            raise ValidationError({name: [str(m) for m in messages] for name, messages in form.errors.items()})
+        user = vacations.set_away(user=request.user, until=form.away_until(), now=now)
+        return Response(AwaySerializer(self._body(user)).data)
+
+    @extend_schema(request=None, responses={200: AwaySerializer})
+    def delete(self, request):
+        user = vacations.set_away(user=request.user, until=None, now=timezone.now())
+        return Response(AwaySerializer(self._body(user)).data)
+

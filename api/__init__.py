@@ -1,0 +1,3 @@
+"""The JSON API's shared plumbing: one error shape, strict JSON fields, one pagination shape, one
+snapshot per game response, the schema's error responses. Views live with their apps
+(``games/api.py``, ``api/views.py``); everything here applies to every DRF view under /api/."""
