@@ -49,12 +49,13 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def browser_time_zone(request: HttpRequest) -> HttpResponse:
-    """The browser's own zone (``Intl``), sent once by ``static/js/site.js`` while the account has none of its
-    own choosing: 204 when taken, 409 when the account has one already, 400 for a name we do not know."""
+    """The browser's own zone (``Intl``), sent by ``static/js/site.js`` while the account has none of its own
+    choosing: 204 (taken, or nothing to do: the account has one already, e.g. from another tab), 400 for a name
+    we do not know (the next page asks again)."""
     name = request.POST.get("time_zone", "")
-    if request.user.time_zone_source:
-        return HttpResponse(status=409)
-    return HttpResponse(status=204 if set_from_browser(user=request.user, name=name) else 400)
+    if request.user.time_zone_source or set_from_browser(user=request.user, name=name):
+        return HttpResponse(status=204)
+    return HttpResponse(status=400)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

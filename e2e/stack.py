@@ -38,7 +38,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 E2E_DATABASE = os.environ.get("E2E_DATABASE", "mammamia_e2e")
-E2E_REDIS_DB = 13
+# The broker's database number for the run (several engineers' runs on one Redis each take their own).
+E2E_REDIS_DB = int(os.environ.get("E2E_REDIS_DB", "13"))
 PYTHON = sys.executable
 
 
