@@ -3,23 +3,16 @@ password are allauth's pages)."""
 
 from __future__ import annotations
 
-import zoneinfo
-from functools import cache
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import NotifyMode, User
-
-
-@cache
-def time_zone_names() -> tuple[str, ...]:
-    return tuple(sorted(zoneinfo.available_timezones()))
+from accounts.models import NotifyMode, TimeZoneSource, User
+from accounts.time_zones import find_zone
 
 
 class TimeZoneInput(forms.TextInput):
-    """A text box backed by a <datalist> of zone names: searchable on every browser
-    without JavaScript (the list is rendered by the template)."""
+    """A text box backed by a <datalist> of zones with their cities and offsets: searchable on every browser
+    without JavaScript (the list is rendered by the template); a city name ("Tokyo") is accepted as typed."""
 
     def __init__(self) -> None:
         super().__init__(attrs={"list": "time-zones", "autocomplete": "off", "spellcheck": "false"})
@@ -65,16 +58,17 @@ class SettingsForm(forms.ModelForm):
         return name
 
     def clean_time_zone(self) -> str:
-        value = self.cleaned_data["time_zone"].strip().replace(" ", "_")
-        names = time_zone_names()
-        if value in names:
-            return value
-        # Accept a different capitalisation ("asia/tokyo") rather than reject it.
-        by_lower = {name.lower(): name for name in names}
-        if value.lower() in by_lower:
-            return by_lower[value.lower()]
+        # A zone ("Asia/Tokyo", any capitalisation) or a place in it ("Tokyo", "new york", "東京").
+        zone = find_zone(self.cleaned_data["time_zone"])
+        if zone is not None:
+            return zone
         raise forms.ValidationError(
             _("“%(value)s” is not a time zone we know. Pick one from the list, e.g. Europe/Paris."),
             code="invalid",
             params={"value": self.cleaned_data["time_zone"]},
         )
+
+    def save(self, commit=True):
+        if "time_zone" in self.changed_data:
+            self.instance.time_zone_source = TimeZoneSource.CHOSEN  # the browser's zone no longer applies
+        return super().save(commit=commit)

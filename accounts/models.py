@@ -20,12 +20,24 @@ class NotifyMode(models.TextChoices):
     NEVER = "never", _("Never")
 
 
+class TimeZoneSource(models.TextChoices):
+    """Where an account's time zone came from: nowhere yet (the site's default), the browser, or its owner."""
+
+    UNSET = "", _("not set yet")
+    BROWSER = "browser", _("from the browser")
+    CHOSEN = "chosen", _("chosen in the settings")
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True, help_text=_("Shown to other players. Defaults to your username.")
     )
     language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES, default="en")
     time_zone = models.CharField(_("time zone"), max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
+    # Until the owner chooses a zone, the browser's (Intl) is taken at sign-up or the first visit (accounts.time_zones).
+    time_zone_source = models.CharField(
+        _("time zone from"), max_length=8, choices=TimeZoneSource.choices, default=TimeZoneSource.UNSET, blank=True
+    )
     notify_mode = models.CharField(
         _("e-mail when a game awaits me"),
         max_length=10,

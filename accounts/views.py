@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from accounts.forms import SettingsForm, time_zone_names
+from accounts.forms import SettingsForm
 from accounts.models import User
 from accounts.preferences import remember_language
+from accounts.time_zones import set_from_browser, zone_options
 from clocks.services import change_clock_settings
 
 
 @login_required
 def settings_view(request: HttpRequest) -> HttpResponse:
-    form = SettingsForm(request.POST or None, instance=request.user)
+    # The form works on a copy: validating writes the typed values onto its instance, and after a failed save
+    # the page (its header's name, its language) must still show the account as it is stored.
+    form = SettingsForm(request.POST or None, instance=copy.copy(request.user))
     if request.method == "POST" and form.is_valid():
         if "time_zone" in form.changed_data:
             # Quiet days follow the time zone: running clocks are re-read first, so the change counts from now on.
@@ -32,8 +38,24 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         return remember_language(redirect("settings"), language=user.language)
     from trust.views import settings_context
 
-    context = {"form": form, "time_zones": time_zone_names(), **settings_context(request.user)}
+    context = {
+        "form": form,
+        "time_zones": zone_options(language=translation.get_language() or "en"),
+        **settings_context(request.user),
+    }
     return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_POST
+def browser_time_zone(request: HttpRequest) -> HttpResponse:
+    """The browser's own zone (``Intl``), sent by ``static/js/site.js`` while the account has none of its own
+    choosing: 204 (taken, or nothing to do: the account has one already, e.g. from another tab), 400 for a name
+    we do not know (the next page asks again)."""
+    name = request.POST.get("time_zone", "")
+    if request.user.time_zone_source or set_from_browser(user=request.user, name=name):
+        return HttpResponse(status=204)
+    return HttpResponse(status=400)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

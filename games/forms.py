@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -57,10 +59,13 @@ class CreateGameForm(TimeControlFields, forms.Form):
         engines = all_engines()
         self.engines = engines
         self.fields["engine_slug"].choices = [(e.slug, e.name) for e in engines]
+        # Every seat count some game takes: without JavaScript the list cannot follow the chosen game (the
+        # server then names that game's counts); static/js/site.js keeps only the chosen game's own.
         most = max(e.max_players for e in engines)
         least = min(e.min_players for e in engines)
         self.fields["players"].choices = [(n, str(n)) for n in range(least, most + 1)]
-        self.fields["players"].initial = 3
+        chosen = self.chosen_engine()
+        self.fields["players"].initial = min(max(3, chosen.min_players), chosen.max_players)
         self.fields["bots"].choices = [(n, str(n)) for n in range(0, most)]
         self.option_fields: dict[str, list[str]] = {}
         for engine in engines:
@@ -78,9 +83,42 @@ class CreateGameForm(TimeControlFields, forms.Form):
                 names.append(name)
             self.option_fields[engine.slug] = names
 
+    def chosen_engine(self):
+        """The game the form shows chosen: the posted one, else the initial one (``?game=``), else the first."""
+        slug = self.data.get("engine_slug") if self.is_bound else self.initial.get("engine_slug")
+        return next((e for e in self.engines if e.slug == slug), self.engines[0])
+
     def engine_groups(self):
-        """For the template: each engine with its bound option fields."""
-        return [(engine, [self[name] for name in self.option_fields[engine.slug]]) for engine in self.engines]
+        """For the template: each game with what the form says of it and its bound option fields."""
+        from games.lengths import length_range_text, length_text, seats_text
+
+        chosen = self.chosen_engine()
+        groups = []
+        for engine in self.engines:
+            seat_counts = range(engine.min_players, engine.max_players + 1)
+            groups.append(
+                {
+                    "engine": engine,
+                    "checked": engine.slug == chosen.slug,
+                    "seats": seats_text(engine.min_players, engine.max_players),
+                    "length": length_range_text(engine.slug),
+                    # For the seat list and the length line to follow the chosen game (static/js/site.js).
+                    "lengths_json": json.dumps({n: length_text(engine.slug, n) for n in seat_counts}),
+                    "fields": [self[name] for name in self.option_fields[engine.slug]],
+                }
+            )
+        return groups
+
+    def chosen_length(self) -> str:
+        """The length of a game of the chosen game and seat count, as the form first shows it."""
+        from games.lengths import length_text
+
+        engine = self.chosen_engine()
+        try:
+            players = int(self["players"].value())
+        except (TypeError, ValueError):
+            players = self.fields["players"].initial
+        return length_text(engine.slug, players) if engine.min_players <= players <= engine.max_players else ""
 
     def clean(self):
         data = super().clean()
@@ -108,4 +146,4 @@ class CreateGameForm(TimeControlFields, forms.Form):
 
 
 class InviteForm(forms.Form):
-    username = forms.CharField(label=_("Invite a player by username"), max_length=150)
+    username = forms.CharField(label=_("Invite a player by username or display name"), max_length=150)

@@ -126,6 +126,9 @@ class Game(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     # engine.outcome(state) once finished: [{"seat", "rank", "score"}, ...].
     outcome = models.JSONField(_("outcome"), null=True, blank=True)
+    # The round the game is in (every view's public "round"), written with each move: "My games" says
+    # "round 2 of 3" without reading a view or replaying anything. None before the start.
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")

@@ -8,8 +8,10 @@ games only here and through the engine protocol; it never imports a game module 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.apps import AppConfig, apps
@@ -22,6 +24,22 @@ if TYPE_CHECKING:
 
 # Seat colours for a game that names none (the platform's palette, in seat order).
 DEFAULT_SEAT_COLOURS = ["orange", "teal", "pink", "navy", "purple", "brown"]
+
+
+@dataclass(frozen=True)
+class GameLength:
+    """How long a game of ``players`` lasts, as measured by bot self-play (``games.engines.length``)."""
+
+    players: int
+    rounds_mean: float
+    rounds_min: int
+    rounds_max: int
+    moves_mean: float  # moves each seat made
+
+    @property
+    def fixed_rounds(self) -> int | None:
+        """The number of rounds when every measured game had the same (Mamma Mia! 3), else ``None``."""
+        return self.rounds_min if self.rounds_min == self.rounds_max else None
 
 
 class GameAppConfig(AppConfig):
@@ -98,6 +116,29 @@ class GameAppConfig(AppConfig):
                 raise
             return {}
         return module.rules_context(language=language)
+
+    @cached_property
+    def lengths(self) -> dict[int, GameLength]:
+        """Seat count -> measured length, from the folder's ``length.json`` (``python -m games.engines.length``
+        writes it); ``{}`` for a game not measured yet (the site then says nothing about its length)."""
+        from games.engines.length import FILE_NAME, read
+
+        stored = read(Path(self.path) / FILE_NAME) or {}
+        lengths = {}
+        for players, row in (stored.get("players") or {}).items():
+            rounds, moves = row["rounds"], row["moves_per_seat"]
+            lengths[int(players)] = GameLength(
+                players=int(players),
+                rounds_mean=float(rounds["mean"]),
+                rounds_min=int(rounds["min"]),
+                rounds_max=int(rounds["max"]),
+                moves_mean=float(moves["mean"]),
+            )
+        return lengths
+
+    def length(self, players: int) -> GameLength | None:
+        """How long a game for ``players`` lasts, or ``None`` when not measured."""
+        return self.lengths.get(players)
 
     def forbids_memory_aids(self, options: dict[str, Any]) -> bool:
         """Whether the rules, with these options, forbid memory aids (then players get no private notes)."""

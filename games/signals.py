@@ -54,10 +54,13 @@ never from ``GameState``.
     The invited user declined (``invitation.status`` is "declined" now); a declined rematch is
     cancelled by ``together`` from here.
 
-``seat_timed_out(game, seat, dropped_out)``
+``seat_timed_out(game, seat, dropped_out, moves, log_from, seat_view)``
     ``services.play_timeout_move`` played for ``seat`` because its time ran
     out; ``dropped_out`` is True when this was its third timeout and the bot
-    has taken over the seat for good.
+    has taken over the seat for good. ``moves``: the ``Move`` rows the bot made
+    for the seat (``made_by == "timeout"``); ``seat_view``: the seat's fresh
+    ``SeatView`` row, whose log from position ``log_from`` on is what those
+    moves told the seat (what the bot played for it).
 """
 
 from django.dispatch import Signal

@@ -214,6 +214,12 @@ def compute_views(engine, state: dict, players: int, *, since: int = 0) -> dict[
     return result
 
 
+def round_of(computed) -> int | None:
+    """The round every viewer's view shows (``compute_views``' spectator view), for ``Game.round``."""
+    number = computed[None][0].get("round") if None in computed else None
+    return number if isinstance(number, int) and not isinstance(number, bool) and 0 <= number < 32768 else None
+
+
 def write_views(
     table: Table, computed, *, version: int, movers: set[int], appended: bool = False
 ) -> dict[int | None, list[dict]]:

@@ -17,4 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),
     path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),
     path("games/<int:game_id>/invite/", views.invite, name="game-invite"),
+    path("games/<int:game_id>/invite/suggestions/", views.invite_suggestions, name="game-invite-suggestions"),
+    path("games/<int:game_id>/bots/add/", views.add_bot, name="game-bot-add"),
+    path("games/<int:game_id>/bots/<int:seat_id>/remove/", views.remove_bot, name="game-bot-remove"),
 ]

@@ -137,17 +137,51 @@ def cancel(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Invite by username or display name; on an error the waiting room comes back with what was typed and why."""
     form = InviteForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Give the username of the player to invite."))
-        return redirect("game", game_id)
-    username = form.cleaned_data["username"]
+    if form.is_valid():
+        try:
+            invitation = lobby_services.invite_user(
+                user=request.user, game_id=game_id, username=form.cleaned_data["username"]
+            )
+        except GameError as exc:
+            form.add_error("username", exc.message)
+        else:
+            messages.success(request, _("Invitation sent to %(name)s.") % {"name": invitation.user.public_name})
+            return redirect("game", game_id)
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view or access.game.status != GameStatus.OPEN or access.seat is None:
+        for error in form.errors.get("username", [_("Give the username of the player to invite.")]):
+            messages.error(request, error)
+        return redirect("game", game_id) if access is not None and access.may_view else redirect("lobby")
+    context = _game_context(request, access)
+    context["invite_form"] = form
+    return render(request, "games/game.html", context, status=400)
 
-    def do():
-        lobby_services.invite_user(user=request.user, game_id=game_id, username=username)
-        messages.success(request, _("Invitation sent to %(name)s.") % {"name": username})
 
-    return _act(request, game_id, do)
+@login_required
+@require_GET
+def invite_suggestions(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The <option>s of the invitation box's list for what is typed (htmx, as the player types)."""
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or access.seat is None or access.game.status != GameStatus.OPEN:
+        raise Http404
+    users = lobby_selectors.invite_suggestions(game=access.game, user=request.user, query=request.GET.get("username"))
+    return render(request, "games/_invite_suggestions.html", {"suggestions": users})
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _act(request, game_id, lambda: lobby_services.add_bot(user=request.user, game_id=game_id))
+
+
+@login_required
+@require_POST
+def remove_bot(request: HttpRequest, game_id: int, seat_id: int) -> HttpResponse:
+    return _act(
+        request, game_id, lambda: lobby_services.remove_bot(user=request.user, game_id=game_id, seat_id=seat_id)
+    )
 
 
 @login_required
@@ -251,6 +285,9 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
                 "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
             }
         )
+        if seated:  # who is invited, and whom the invitation box suggests before anything is typed
+            context["pending_invitations"] = lobby_selectors.pending_invitations(game=game)
+            context["invite_suggestions"] = lobby_selectors.invite_suggestions(game=game, user=request.user)
         return context
     if game.status == GameStatus.CANCELLED:
         return context

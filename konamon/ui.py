@@ -468,6 +468,76 @@ EVENT_DESCRIBERS = {
 }
 
 
+
+# The same events told to the player they are about (e-mails to their reader: "You carry out No. 16.").
+
+
+def _you_penalty(event: dict[str, Any], players: Players) -> str:
+    values = {"points": event["points"]}
+    if event.get("cause") == "critic":
+        return _("You lose %(points)s point(s) to the food critic.") % values
+    if event.get("cause") == "mood":
+        return _("You lose %(points)s point(s) for customers who left angry.") % values
+    return _("You lose %(points)s point(s).") % values
+
+
+def _you_reveal(event: dict[str, Any], players: Players) -> str:
+    values = {"cards": cards_phrase(event.get("cards"))}
+    if event.get("discard") is not None:
+        values["discard"] = event["discard"]
+        return _("You play %(cards)s and discard No. %(discard)s.") % values
+    return _("You play %(cards)s.") % values
+
+
+def _you_choice(event: dict[str, Any], players: Players) -> str:
+    values = {"cards": cards_phrase(event.get("cards"))}
+    if event.get("discard") is not None:
+        values["discard"] = event["discard"]
+        return _("You chose %(cards)s and will discard No. %(discard)s (secret until the reveal).") % values
+    return _("You chose %(cards)s (secret until the reveal).") % values
+
+
+def _you_unload(event: dict[str, Any], players: Players) -> str:
+    values = {"keep": products_phrase(event.get("keep")), "back": products_phrase(event.get("back"))}
+    if event.get("back"):
+        return _("You take %(keep)s out of the stove into the showcase; %(back)s go back to the stock.") % values
+    return _("You take %(keep)s out of the stove into the showcase.") % values
+
+
+YOU_DESCRIBERS = {
+    "deal": lambda e, p: _("You are dealt %(cards)s.") % {"cards": cards_phrase(e["cards"])},
+    "penalty": _you_penalty,
+    "draw": lambda e, p: _("You draw %(count)s action card(s).") % {"count": e["count"]},
+    "drew": lambda e, p: _("You draw %(cards)s.") % {"cards": cards_phrase(e["cards"])},
+    "chose": lambda e, p: _("You have chosen."),
+    "choice": _you_choice,
+    "choice_discard": lambda e, p: (
+        _("You set No. %(card)s aside to discard (secret until the reveal).") % {"card": e["card"]}
+    ),
+    "reveal": _you_reveal,
+    "discard": lambda e, p: _("You discard No. %(card)s.") % {"card": e["card"]},
+    "card": lambda e, p: (
+        _("You carry out No. %(card)s (prep %(prep)s, bake %(bake)s, hand over %(hand_over)s).")
+        % {"card": e["card"], "prep": e["prep"], "bake": e["bake"], "hand_over": e["hand_over"]}
+    ),
+    "prep": lambda e, p: _("You prep one %(product)s.") % {"product": _product(e)},
+    "bake": lambda e, p: _("You put one %(product)s on the stove.") % {"product": _product(e)},
+    "hand_over": lambda e, p: (
+        _("You hand one %(product)s to %(customer)s.") % {"product": _product(e), "customer": _customer(e)}
+    ),
+    "take": lambda e, p: (
+        _("You complete the order of %(customer)s and score %(bonus)s bonus point(s).")
+        % {"customer": _customer(e), "bonus": e["bonus"]}
+    ),
+    "next": lambda e, p: _("You end %(process)s early.") % {"process": process_name(e["process"])},
+    "blocked": lambda e, p: (
+        _("You cannot %(process)s any more (%(unused)s step(s) unused).")
+        % {"process": process_name(e["process"]), "unused": e["unused"]}
+    ),
+    "done": lambda e, p: _("You are done with No. %(card)s.") % {"card": e["card"]},
+    "unload": _you_unload,
+}
+
 # Twins of the engine's MESSAGES, translatable.
 MESSAGE_TEMPLATES = {
     "game_over": gettext_lazy("The game is over."),
@@ -520,7 +590,9 @@ class KonamonUI(GameUI):
         ("unload", gettext_lazy("work your card")),
         ("next", gettext_lazy("work your card")),
     )
+    tie_break = gettext_lazy("the most customer cards taken")
     event_describers = EVENT_DESCRIBERS
+    you_describers = YOU_DESCRIBERS
     message_templates = MESSAGE_TEMPLATES
     message_formatters = MESSAGE_FORMATTERS
 

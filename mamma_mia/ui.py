@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.ui import names
 from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value
@@ -414,6 +414,86 @@ EVENT_DESCRIBERS = {
     ),
 }
 
+
+# The same events told to the player they are about (e-mails to their reader: "You put Olive ×2 into the oven.").
+
+
+def _you_drew(event: Mapping[str, Any]) -> str:
+    drew = event.get("drew") or 0
+    if not drew or not event.get("draw"):
+        return ""
+    if event["draw"] == "kitchen":
+        return _("Drew %(count)s from the kitchen.") % {"count": drew}
+    return _("Drew %(count)s from your recipe deck.") % {"count": drew}
+
+
+def _you_turn(event: dict[str, Any], players: Players) -> str:
+    values = {
+        "toppings": names.count_of(topping_name(event["topping"]), event["count"]),
+        "recipe": recipe_name(event.get("recipe")),
+    }
+    text = (
+        _("You put %(toppings)s and %(recipe)s into the oven.")
+        if event.get("recipe")
+        else _("You put %(toppings)s into the oven.")
+    ) % values
+    return f"{text} {_you_drew(event)}".strip()
+
+
+def _you_pass(event: dict[str, Any], players: Players) -> str:
+    text = _("You had no topping and passed.")
+    return f"{text} {_you_drew(event)}".strip()
+
+
+def _you_drew_private(event: dict[str, Any], players: Players) -> str:
+    cards = [toppings_phrase(event.get("toppings") or {})] if event.get("toppings") else []
+    cards += [recipe_name(r) for r in event.get("recipes") or []]
+    return _("You drew %(cards)s.") % {"cards": names.join_list(cards)}
+
+
+def _you_chef(event: dict[str, Any], players: Players) -> str:
+    if event.get("reason") == "stall":
+        return _("Nobody drew the Mamma Mia card: you started the round, so you are chef.")
+    return _("You drew the Mamma Mia card and are chef this round.")
+
+
+def _you_open(event: dict[str, Any], players: Players) -> str:
+    if event.get("reason") == "stall":
+        return _("Nobody could play on: the oven opens. You, the chef, reveal it.")
+    return _("The kitchen is empty: the oven opens. You, the chef, reveal it.")
+
+
+def _you_baked(event: dict[str, Any], players: Players) -> str:
+    values = {
+        "recipe": recipe_name(event.get("recipe")),
+        "used": toppings_phrase(event.get("used") or {}),
+        "added": toppings_phrase(event.get("added") or {}),
+    }
+    if event.get("added"):
+        return _("You baked %(recipe)s with %(used)s, adding %(added)s from your hand!") % values
+    return _("You baked %(recipe)s with %(used)s!") % values
+
+
+def _you_returned(event: dict[str, Any], players: Players) -> str:
+    values = {"recipe": recipe_name(event.get("recipe"))}
+    if event.get("declined"):
+        return _("You chose not to bake %(recipe)s: it goes back under your recipe deck.") % values
+    values["recipe"] = capfirst(values["recipe"])
+    return _("%(recipe)s cannot be baked: it goes back under your recipe deck.") % values
+
+
+YOU_DESCRIBERS = {
+    "round": lambda e, p: _("Round %(round)s begins; you start.") % {"round": e["round"]},
+    "turn": _you_turn,
+    "pass": _you_pass,
+    "drew": _you_drew_private,
+    "chef": _you_chef,
+    "open": _you_open,
+    "baked": _you_baked,
+    "returned": _you_returned,
+}
+YOU_SUBJECTS = {"round": "first", "open": "chef"}
+
 # Twins of the engine's MESSAGES, translatable.
 MESSAGE_TEMPLATES = {
     "game_over": gettext_lazy("The game is over."),
@@ -475,7 +555,10 @@ class MammaMiaUI(GameUI):
             },
         ),
     }
+    tie_break = gettext_lazy("the most topping cards left in hand")
     event_describers = EVENT_DESCRIBERS
+    you_describers = YOU_DESCRIBERS
+    you_subjects = YOU_SUBJECTS
     message_templates = MESSAGE_TEMPLATES
     message_formatters = MESSAGE_FORMATTERS
 
@@ -490,6 +573,13 @@ class MammaMiaUI(GameUI):
             "baked": [recipe_card(r) for r in at(view.get("baked"), seat) or []],
             "is_chef": view.get("chef") == seat,
             "is_turn": view.get("turn") == seat,
+        }
+
+    def score_text(self, score: Any) -> str:
+        """Mamma Mia!'s score counts baked recipes."""
+        count = int(score) if isinstance(score, int | float) else score
+        return ngettext("%(count)s recipe", "%(count)s recipes", count if isinstance(count, int) else 2) % {
+            "count": count
         }
 
     def game_context(

@@ -268,6 +268,9 @@ INBOUND_MAIL_DOMAIN = env.str("INBOUND_MAIL_DOMAIN", default="")
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# "Every time" e-mails: when a bot answers within this many seconds of a player's own move, their "your move"
+# e-mail waits this long and is dropped if their open page has shown the new position meanwhile (issue 19).
+TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", default=120)
 # A private game's invitation link works until the game starts or for this many hours.
 INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)

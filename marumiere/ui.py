@@ -301,6 +301,42 @@ EVENT_DESCRIBERS = {
     ),
 }
 
+
+# The same events told to the player they are about (e-mails to their reader: "You win trick 3.").
+
+
+def _you_trick_won(event: dict[str, Any], players: Players) -> str:
+    values = {"trick": event["trick"]}
+    cards = [c for c in event.get("cards") or [] if c.get("seat") == event.get("seat")]
+    if cards and cards[0].get("number") is not None:
+        values["card"] = face_name(cards[0].get("colour"), cards[0]["number"])
+        return _("You win trick %(trick)s with %(card)s.") % values
+    return _("You win trick %(trick)s.") % values
+
+
+YOU_DESCRIBERS = {
+    "round_start": lambda e, p: (
+        _("Round %(round)s of %(rounds)s: you deal.") % {"round": e["round"], "rounds": e["rounds"]}
+    ),
+    "pick": lambda e, p: (
+        _("You get the last pile.") if e.get("last") else _("You take pile %(pile)s.") % {"pile": e["pile"] + 1}
+    ),
+    "bid": lambda e, p: (
+        _("You turn a card sideways as your bid (position %(position)s).") % {"position": e["position"] + 1}
+    ),
+    "bid_seen": lambda e, p: (
+        _("Your bid card (position %(position)s) shows %(number)s: a bid of %(bid)s.")
+        % {"position": e["position"] + 1, "number": e["number"], "bid": bid_phrase(e["number"])}
+    ),
+    "play": lambda e, p: _("You play a %(colour)s card face down.") % {"colour": suit_name(e.get("colour"))},
+    "trick_won": _you_trick_won,
+    "round_score": lambda e, p: (
+        _("You bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).")
+        % {"bid": bid_phrase(e["number"]), "won": e["won"], "points": f"{e['points']:+d}", "total": e["total"]}
+    ),
+}
+YOU_SUBJECTS = {"round_start": "dealer"}
+
 # Twins of the engine's MESSAGES, translatable.
 MESSAGE_TEMPLATES = {
     "game_over": gettext_lazy("The game is over."),
@@ -342,6 +378,8 @@ class MarumiereUI(GameUI):
         ),
     }
     event_describers = EVENT_DESCRIBERS
+    you_describers = YOU_DESCRIBERS
+    you_subjects = YOU_SUBJECTS
     message_templates = MESSAGE_TEMPLATES
     message_formatters = MESSAGE_FORMATTERS
 

@@ -155,6 +155,8 @@ def _turn_over(row: OutboxEmail, seats: list | None) -> str | None:
         return "seat no longer awaited"
     if since is not None and seat.awaited_since != since:
         return "that turn is over"
+    if row.payload.get("held") and seat.last_seen_version >= (row.payload.get("version") or 0):
+        return "seen on the open page"  # a page of this version (or later) was shown to the player meanwhile
     return None
 
 

@@ -60,12 +60,6 @@ def game_title(game) -> str:
     return _("%(game)s #%(number)s") % {"game": game.engine_name, "number": game.pk}
 
 
-def _players(game) -> list[dict]:
-    from games.models import Seat
-
-    return _player_dicts(list(Seat.objects.filter(game=game).select_related("user")))
-
-
 def _player_dicts(seats: list) -> list[dict]:
     try:
         from games.play.selectors import player_dicts
@@ -97,9 +91,16 @@ class Shared:
     def players(self, game) -> list[dict]:
         key = (game.pk, translation.get_language())
         if key not in self._players:
-            seats = self.seats_by_game.get(game.pk)
-            self._players[key] = _players(game) if seats is None else _player_dicts(seats)
+            self._players[key] = _player_dicts(self.seats(game))
         return self._players[key]
+
+    def seats(self, game) -> list:
+        """Every seat of ``game`` (user loaded)."""
+        if game.pk not in self.seats_by_game:
+            from games.models import Seat
+
+            self.seats_by_game[game.pk] = list(Seat.objects.filter(game=game).select_related("user"))
+        return self.seats_by_game[game.pk]
 
     def deadline(self, game, seat_number):
         seat = self.awaited_seat(game, seat_number)
@@ -128,12 +129,13 @@ def _settings_links() -> tuple[str, str]:
     return _url("settings", fallback="/settings/"), _url("notifications:away", fallback="/settings/away/")
 
 
-def _describe(slug: str, event, players) -> str:
-    """One of the recipient's log events as an escaped sentence (games.ui), or a neutral one."""
+def _describe(slug: str, event, players, *, viewer: int | None = None) -> str:
+    """One of the recipient's log events as an escaped sentence (games.ui), or a neutral one; events about the
+    reader's own seat (``viewer``) are told to them as "you"."""
     try:
         from games.ui import describe_event
 
-        return describe_event(slug, event, players)
+        return describe_event(slug, event, players, viewer=viewer)
     except Exception:  # noqa: BLE001 - a UI not landed or failing must not stop the e-mail
         logger.warning("cannot describe a %s event for an e-mail", slug, exc_info=True)
         seat = event.get("seat") if isinstance(event, dict) else None
@@ -155,19 +157,31 @@ class Rendered:
         self.subject, self.template, self.context = subject, template, context
 
 
+def _events(row, ctx) -> dict:
+    """The payload's log events of the reader, as sentences (HTML and plain), the reader's own told as "you"."""
+    viewer = row.payload.get("seat_number")
+    slug, players = row.game.engine_slug, ctx["players"]
+    events = [_describe(slug, event, players, viewer=viewer) for event in row.payload.get("events") or []]
+    return {
+        "events": [mark_safe(e) for e in events],  # noqa: S308 - describe_event escapes
+        "events_text": [_plain(e) for e in events],
+        "events_skipped": row.payload.get("events_skipped") or 0,
+    }
+
+
+def _news_name(item: dict, players: list[dict]) -> str:
+    """The player a news item is about: by seat (as the game names them now), else the name it was stored with."""
+    seat = item.get("seat_number")
+    named = next((p.get("name") for p in players if seat is not None and p.get("seat") == seat), None)
+    return named or item.get("name") or _("A player")
+
+
 def _turn(row, ctx) -> Rendered:
     game, payload = row.game, row.payload
     what = awaited_phrase(game.engine_slug, payload.get("move_types") or [])
     players = ctx["players"]
-    events = [_describe(game.engine_slug, event, players) for event in payload.get("events") or []]
-    news = [platform_event_text(item.get("kind"), item.get("name", "")) for item in payload.get("news") or []]
-    ctx.update(
-        what=what,
-        events=[mark_safe(e) for e in events],  # noqa: S308 - describe_event escapes
-        events_text=[_plain(e) for e in events],
-        events_skipped=payload.get("events_skipped") or 0,
-        news=[n for n in news if n],
-    )
+    news = [platform_event_text(item.get("kind"), _news_name(item, players)) for item in payload.get("news") or []]
+    ctx.update(what=what, news=[n for n in news if n], **_events(row, ctx))
     ctx.update(_chat_news(row))
     ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
@@ -189,6 +203,19 @@ def _reply_codes(row) -> dict:
 
 def _started(row, ctx) -> Rendered:
     payload = row.payload
+    game = row.game
+    if game.time_control.is_timed:
+        # Every player learns the clock now: the control, and who moves first by when (the reader's own deadline,
+        # when they begin, is the e-mail's deadline paragraph).
+        from clocks.controls import describe
+
+        ctx["time_control"] = describe(game.time_control)
+        seats = {seat.number: seat for seat in ctx["seats"] if seat.awaited and seat.deadline_at is not None}
+        ctx["first_movers"] = [
+            {"name": player.get("name"), "deadline": seats[player["seat"]].deadline_at}
+            for player in ctx["players"]
+            if player.get("seat") in seats and player.get("seat") != payload.get("seat_number")
+        ]
     if payload.get("awaited"):
         what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])
         ctx["what"] = what
@@ -203,6 +230,7 @@ def _finished(row, ctx) -> Rendered:
     game = row.game
     players = ctx["players"]
     by_seat = {p.get("seat"): p for p in players}
+    ui = _ui(game.engine_slug)
     ranking = []
     for line in sorted(game.outcome or [], key=lambda item: (item.get("rank", 0), item.get("seat", 0))):
         player = by_seat.get(line.get("seat"), {})
@@ -211,13 +239,16 @@ def _finished(row, ctx) -> Rendered:
                 # The seat's place in history (a resigned seat is last, issue 17), else the engine's.
                 "rank": player.get("rank") or line.get("rank"),
                 "score": line.get("score"),
+                # What the number counts, in words: "4 recipes", "23 points".
+                "score_text": ui.score_text(line.get("score")) if ui is not None else str(line.get("score")),
                 "name": player.get("name") or "",
                 "is_you": line.get("seat") == row.payload.get("seat_number"),
+                "resigned": bool(player.get("resigned")),
             }
         )
     ranking.sort(key=lambda line: line["rank"] or 0)  # stable: ties keep the engine's order
     mine = next((line for line in ranking if line["is_you"]), None)
-    ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None)
+    ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None, ties=_ties(ranking, ui))
     if mine is not None and mine["rank"] == 1:
         subject = _("%(game)s is over: you won!") % {"game": ctx["game_title"]}
     elif mine is not None:
@@ -227,6 +258,47 @@ def _finished(row, ctx) -> Rendered:
     else:
         subject = _("%(game)s is over") % {"game": ctx["game_title"]}
     return Rendered(subject, "finished", ctx)
+
+
+def _ui(slug: str):
+    from games.ui import get_ui
+
+    try:
+        return get_ui(slug)
+    except KeyError:  # a game no longer installed
+        return None
+
+
+def _ties(ranking: list[dict], ui) -> list[str]:
+    """A sentence for each score shared by several players (resigned ones aside: they are last anyway): how the
+    tie was broken ("… the most topping cards left in hand decides"), or that they share the place."""
+    from games.ui.names import join_list
+
+    groups: dict = {}
+    for line in ranking:
+        if not line["resigned"] and line["score"] is not None:
+            groups.setdefault(line["score"], []).append(line)
+    sentences = []
+    for lines in groups.values():
+        if len(lines) < 2:
+            continue
+        values = {"names": join_list(line["name"] for line in lines), "score": lines[0]["score_text"]}
+        rule = getattr(ui, "tie_break", None) if ui is not None else None
+        if len({line["rank"] for line in lines}) > 1 and rule:
+            values["rule"] = rule
+            sentences.append(_("%(names)s tied on %(score)s; the tie is broken by %(rule)s.") % values)
+        elif rule:
+            values["rule"] = rule
+            sentences.append(
+                _(
+                    "%(names)s tied on %(score)s and are still tied after the tie-break (%(rule)s): "
+                    "they share the place."
+                )
+                % values
+            )
+        else:
+            sentences.append(_("%(names)s tied on %(score)s: they share the place.") % values)
+    return sentences
 
 
 def _cancelled(row, ctx) -> Rendered:
@@ -260,6 +332,7 @@ def _timeout(row, ctx) -> Rendered:
         dropped_out=row.payload.get("dropped_out"),
         timeouts=row.payload.get("timeouts"),
         drop_out_after=DROP_OUT_AFTER_TIMEOUTS,
+        **_events(row, ctx),  # what the bot played for the reader, told to them ("You play No. 16.")
     )
     if row.payload.get("dropped_out"):
         subject = _("%(game)s: a bot has taken over your seat") % {"game": ctx["game_title"]}
@@ -341,6 +414,7 @@ def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str,
                 game=game,
                 game_title=game_title(game),
                 game_url=game_url(game),
+                seats=shared.seats(game),
                 players=players,
                 others=[p for p in players if seat_number is None or p.get("seat") != seat_number],
                 deadline=shared.deadline(game, seat_number) if seat_number is not None else None,

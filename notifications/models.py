@@ -96,6 +96,9 @@ class SeatNotice(models.Model):
     # When the last "your move" e-mail for this game was queued; cleared when the player
     # moves. "Once until I visit": no new one while this is later than Seat.last_visited_at.
     turn_email_at = models.DateTimeField(null=True, blank=True)
+    # When the seat last moved itself (not a bot for it): a bot's answer seconds later holds the "your move"
+    # e-mail of an "every time" reader a while, and drops it once their open page has shown the new position.
+    moved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat notification state")

@@ -71,6 +71,8 @@ class Draft:
     key: str
     game: Any = None
     payload: dict = field(default_factory=dict)
+    # Not sent before this moment (a "your move" e-mail held a while: see notifications.receivers); None: at once.
+    not_before: Any = None
 
 
 def queue(drafts: list[Draft]) -> list[int]:
@@ -93,6 +95,7 @@ def queue(drafts: list[Draft]) -> list[int]:
             dedupe_key=draft.key,
             payload=draft.payload,
             message_id=new_message_id(draft.key),
+            **({"next_attempt_at": draft.not_before} if draft.not_before is not None else {}),
         )
         for draft in drafts
     ]

@@ -19,13 +19,27 @@ seat whose own move, in this very transaction, continued its turn (a Konamon!
 card worked step by step, a Mamma Mia! oven decision right after one's turn):
 the player is acting at that moment, and the platform lists such seats as
 newly awaited only so that nobody misses a turn.
+
+Held, then maybe dropped: under ``every``, when only bots moved since the
+player's own move and that move was less than ``TURN_EMAIL_HOLD_SECONDS`` ago
+(a bot answering seconds later), the e-mail waits that long in the outbox and
+is dropped at delivery if the player's open page has meanwhile shown the new
+position (``Seat.last_seen_version``, recorded by every page and live partial
+the player's browser fetched: a recorded visit, not a guess).
+
+After a time-out (the bot moved for a seat, ``MadeBy.TIMEOUT``) the e-mails of
+the players awaited next say so before the events, and the timed-out player's
+own e-mail lists what the bot played for them. Each reader's own events are
+told to them in the second person ("You play No. 16.").
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from functools import wraps
 
+from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -108,6 +122,8 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
         return
     movers = {move.seat_number for move in moves}
     acted = {move.seat_number for move in moves if move.made_by == MadeBy.PLAYER}
+    timed_out = sorted({move.seat_number for move in moves if move.made_by == MadeBy.TIMEOUT})
+    bots_only = bool(moves) and all(move.made_by == MadeBy.BOT for move in moves)
     # At the start (no moves) the game-started e-mail told the first players.
     recipients = [seat for seat in newly if seat.number not in acted] if moves else []
     recipients = [seat for seat in recipients if _wants_turn_email(seat.user)]
@@ -133,6 +149,7 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
         if seat.user.notify_mode != NotifyMode.ONCE_UNTIL_VISIT or _may_send_again(seat, notices.get(seat.number))
     ]
     news = _platform_news(game, recipients, notices)
+    hold = dt.timedelta(seconds=settings.TURN_EMAIL_HOLD_SECONDS)
     for seat in recipients:
         notice = notices.get(seat.number)
         view = views.get(seat.number)
@@ -145,17 +162,37 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
             "events": events,
             "events_skipped": skipped,
             "news": [
-                {"kind": item["kind"], "name": item["name"]}
+                {"kind": item["kind"], "name": item["name"], "seat_number": item["seat_number"]}
                 for item in news
                 if item["version"] > (notice.version_mark if notice else 0) and item["seat_number"] != seat.number
             ],
         }
+        # The bot moved for a seat whose time ran out, in this very transaction (its GameEvent comes after).
+        payload["news"] += [
+            {"kind": GameEvent.Kind.TIMEOUT, "name": "", "seat_number": number}
+            for number in timed_out
+            if number != seat.number
+        ]
+        not_before = None
+        if (
+            bots_only
+            and seat.user.notify_mode == NotifyMode.EVERY_TIME
+            and notice is not None
+            and notice.moved_at is not None
+            and now - notice.moved_at <= hold
+        ):
+            payload["held"] = True  # dropped at delivery if the open page has shown this version
+            not_before = now + hold
         key = f"turn:{game.pk}:{seat.number}:{game.version}"
-        drafts.append(Draft(seat.user, OutboxEmail.Kind.TURN, key, game, payload))
+        drafts.append(Draft(seat.user, OutboxEmail.Kind.TURN, key, game, payload, not_before=not_before))
         told[seat.number] = {"turn_email_at": now}
 
     marks = {n: {"log_mark": views[n].log_size, "version_mark": game.version} for n in movers if n in views}
-    _upsert_notices(game, _notice_rows(notices, marks, acted, told), ["log_mark", "version_mark", "turn_email_at"])
+    for number in acted & marks.keys():
+        marks[number]["moved_at"] = now
+    _upsert_notices(
+        game, _notice_rows(notices, marks, acted, told), ["log_mark", "version_mark", "turn_email_at", "moved_at"]
+    )
     queue(drafts)
 
 
@@ -196,6 +233,7 @@ def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict
             "log_mark": notice.log_mark if notice else 0,
             "version_mark": notice.version_mark if notice else 0,
             "turn_email_at": notice.turn_email_at if notice else None,
+            "moved_at": notice.moved_at if notice else None,
         }
         row.update(marks.get(number, {}))
         if number in acted:
@@ -273,11 +311,15 @@ def on_invitation_created(sender, invitation, **kwargs):
 @receiver(signals.seat_timed_out, dispatch_uid="notifications.seat_timed_out")
 @guarded
 def on_seat_timed_out(sender, game, seat, dropped_out, **kwargs):
-    """Tell the player whose time ran out (others read it in the game's log)."""
+    """Tell the player whose time ran out, with what the bot played for them (their own log from before the
+    bot's moves: need to know). The players awaited next read it in their own e-mail (``on_game_advanced``)."""
     user = seat.user if seat.user_id else None
     if not wants_reminders(user):
         return
     payload = {"seat_number": seat.number, "dropped_out": bool(dropped_out), "timeouts": seat.timeouts}
+    view, log_from = kwargs.get("seat_view"), kwargs.get("log_from")
+    if view is not None and log_from is not None:
+        payload["events"], payload["events_skipped"] = _events_since(game, seat.number, log_from, view, {})
     key = f"timeout:{game.pk}:{seat.number}:{game.version}"
     queue([Draft(user, OutboxEmail.Kind.TIMEOUT, key, game, payload)])
 

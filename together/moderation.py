@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,9 +39,21 @@ def is_blocked_by(*, user, other_id: int | None) -> bool:
 
 
 def check_may_invite(*, inviter, invitee) -> None:
-    """The platform's invite_user asks this: a blocked user may not invite the one who blocked them."""
+    """The platform's invite_user asks this: a blocked user may not invite the one who blocked them, and nobody
+    invites a player they blocked themselves (told so: the block is their own)."""
     if is_blocked_by(user=inviter, other_id=invitee.pk):
         raise NotAllowed(_("You cannot invite this player."))
+    if Block.objects.filter(blocker=inviter, blocked=invitee).exists():
+        message = _("You have blocked %(name)s. Unblock them on their profile to invite them.")
+        raise NotAllowed(message % {"name": invitee.public_name})
+
+
+def without_blocks(users, *, user):
+    """``users`` (a queryset of users) without those ``user`` blocked or who blocked ``user``: whom the platform
+    may suggest to ``user`` (invitations). The same query, two NOT EXISTS more."""
+    return users.exclude(Exists(Block.objects.filter(blocker=user, blocked=OuterRef("pk")))).exclude(
+        Exists(Block.objects.filter(blocker=OuterRef("pk"), blocked=user))
+    )
 
 
 def check_may_join(*, user, game) -> None:

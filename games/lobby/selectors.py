@@ -1,14 +1,19 @@
-"""Reads for the lobby: open and running public games, and which private games a browser was invited to.
+"""Reads for the lobby: open and running public games, which private games a browser was invited to, and the
+waiting room's invitations (pending ones, and whom to suggest).
 
 One query each, whatever the number of games on the site.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
-from games.models import Game, GameStatus, Seat, Visibility
+from games.models import Game, GameStatus, Invitation, Seat, Visibility
+
+INVITE_SUGGESTIONS = 10  # names offered under the invitation box
+RECENT_GAMES_FOR_SUGGESTIONS = 50  # whose players are suggested before anything is typed
 
 INVITED_SESSION_KEY = "games_invited"
 
@@ -43,3 +48,33 @@ def public_games_in_progress(*, engine_slug: str | None = None, limit: int = 10)
     if engine_slug:
         qs = qs.filter(engine_slug=engine_slug)
     return list(qs.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[:limit])
+
+
+def pending_invitations(*, game: Game) -> list[Invitation]:
+    """The game's invitations by username nobody has answered yet, oldest first (the waiting room lists them)."""
+    return list(
+        Invitation.objects.filter(game=game, status=Invitation.Status.PENDING)
+        .select_related("user", "invited_by")
+        .order_by("created_at", "pk")
+    )
+
+
+def invite_suggestions(*, game: Game, user, query: str = "", limit: int = INVITE_SUGGESTIONS) -> list:
+    """Players ``user`` may invite to ``game``, by username: those whose username starts with ``query`` or whose
+    display name contains it; with fewer than two characters typed, the players of ``user``'s latest games. Never
+    ``user``, a seated or already invited player, or anyone blocked either way (``together``). One query."""
+    from together.moderation import without_blocks
+
+    users = get_user_model().objects.filter(is_active=True).exclude(pk=user.pk)
+    users = users.exclude(Exists(Seat.objects.filter(game=game, user=OuterRef("pk"))))
+    users = users.exclude(
+        Exists(Invitation.objects.filter(game=game, user=OuterRef("pk"), status=Invitation.Status.PENDING))
+    )
+    users = without_blocks(users, user=user)
+    query = " ".join((query or "").split())[:150]
+    if len(query) >= 2:
+        users = users.filter(Q(username__istartswith=query) | Q(display_name__icontains=query))
+    else:
+        recent = Seat.objects.filter(user=user).order_by("-game_id").values("game_id")[:RECENT_GAMES_FOR_SUGGESTIONS]
+        users = users.filter(pk__in=Seat.objects.filter(game_id__in=recent, user__isnull=False).values("user_id"))
+    return list(users.order_by("username").only("username", "display_name")[:limit])

@@ -42,6 +42,7 @@ from games.tables import (
     compute_views,
     lock_table,
     new_seed,
+    round_of,
     seat_order,
     seed_sha256,
     store_state,
@@ -187,6 +188,55 @@ def leave_game(*, user, game_id: int) -> None:
 
 
 @transaction.atomic
+def add_bot(*, user, game_id: int) -> Seat:
+    """The creator fills a free seat with a bot before the start; the game starts when that was the last seat.
+
+    A game with a bot is never rated (``competition``): a rated game becomes unrated, and stays so if the bot
+    goes again (the waiting room says so before).
+    """
+    table = lock_table(game_id, with_state=False)
+    game = table.game
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if game.created_by_id != user.pk:
+        raise NotAllowed()
+    if len(table.seats) >= game.players:
+        raise GameFull()
+    join_order = max(s.join_order for s in table.seats) + 1 if table.seats else 0
+    seat = Seat.objects.create(game=game, is_bot=True, join_order=join_order)
+    table.seats.append(seat)
+    if game.rated:
+        game.rated = False
+        game.save(update_fields=["rated"])
+    add_event(table, GameEvent.Kind.JOINED, seat)
+    if len(table.seats) == game.players:
+        table.state_row = GameState.objects.get(game=game)
+        _start(table)
+    live_publish.game_changed(game=game, seats=table.seats)
+    return seat
+
+
+@transaction.atomic
+def remove_bot(*, user, game_id: int, seat_id: int) -> None:
+    """The creator takes a bot out of a game that has not started."""
+    table = lock_table(game_id, with_state=False)
+    game = table.game
+    if game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if game.created_by_id != user.pk:
+        raise NotAllowed()
+    seat = next((s for s in table.seats if s.pk == seat_id and s.is_bot), None)
+    if seat is None:
+        from django.utils.translation import gettext as _
+
+        raise BadInput(_("That bot has left already."))
+    name = seat.name
+    seat.delete()
+    GameEvent.objects.create(game=game, kind=GameEvent.Kind.LEFT, name=name)
+    live_publish.game_changed(game=game, seats=[s for s in table.seats if s.pk != seat_id])
+
+
+@transaction.atomic
 def cancel_game(*, user, game_id: int) -> None:
     """The creator calls an open game off."""
     table = lock_table(game_id, with_state=False)
@@ -203,9 +253,27 @@ def cancel_game(*, user, game_id: int) -> None:
     live_publish.game_changed(game=game, seats=table.seats)
 
 
+def find_invitee(text: str):
+    """The active user ``text`` names: their username (any capitalisation), else their display name when exactly one
+    player has it; ``BadInput`` saying why not."""
+    from django.utils.translation import gettext as _
+
+    text = " ".join(str(text or "").split())
+    users = get_user_model().objects.filter(is_active=True)
+    invitee = users.filter(username__iexact=text).first() if text else None
+    if invitee is not None:
+        return invitee
+    named = list(users.filter(display_name__iexact=text)[:2]) if text else []
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise BadInput(_("Several players are called “%(name)s”: give the username.") % {"name": text})
+    raise BadInput(_("There is no player called “%(name)s”.") % {"name": text})
+
+
 @transaction.atomic
 def invite_user(*, user, game_id: int, username: str) -> Invitation:
-    """A seated player invites another user by username to an open game."""
+    """A seated player invites another user, by username or display name, to an open game."""
     table = lock_table(game_id, with_state=False)
     if table.game.status != GameStatus.OPEN:
         raise GameNotOpen()
@@ -213,9 +281,7 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
         raise NotSeated()
     from django.utils.translation import gettext as _
 
-    invitee = get_user_model().objects.filter(username__iexact=(username or "").strip(), is_active=True).first()
-    if invitee is None:
-        raise BadInput(_("There is no player called “%(name)s”.") % {"name": username})
+    invitee = find_invitee(username)
     check_may_invite(inviter=user, invitee=invitee)
     if table.seat_of(invitee) is not None:
         raise AlreadySeated(_("%(name)s already has a seat at this game.") % {"name": invitee.public_name})
@@ -266,9 +332,10 @@ def _start(table: Table) -> None:
     state = engine.setup(game.players, seed=seed, options=game.options)
     store_state(table, state)
     now = timezone.now()
-    game.status, game.started_at = GameStatus.ACTIVE, now
-    game.save(update_fields=["status", "started_at"])
-    logs = write_views(table, compute_views(engine, state, game.players), version=game.version, movers=set())
+    computed = compute_views(engine, state, game.players)
+    game.status, game.started_at, game.round = GameStatus.ACTIVE, now, round_of(computed)
+    game.save(update_fields=["status", "started_at", "round"])
+    logs = write_views(table, computed, version=game.version, movers=set())
     newly = update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
     add_event(table, GameEvent.Kind.STARTED)
     signals.game_started.send(sender=Game, game=game, seats=list(table.seats))

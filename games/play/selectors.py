@@ -33,6 +33,7 @@ def player_dicts(seats: list[Seat]) -> list[dict]:
         players.append(
             {
                 "seat": seat.number,
+                "seat_id": seat.pk,
                 "name": seat.name,
                 "is_bot": seat.is_bot,
                 "colour": seat.colour,

@@ -51,6 +51,7 @@ from games.tables import (
     compute_views,
     lock_table,
     logs_per_event,
+    round_of,
     store_state,
     update_awaited,
     with_whole_log,
@@ -243,6 +244,9 @@ def do_play_move(
     waiting = [] if over else engine.waiting_for(state)
     newly = update_awaited(table, waiting, movers=movers, now=now)
     fields = ["version"]
+    if (current_round := round_of(computed)) != game.round:
+        game.round = current_round
+        fields.append("round")
     if over:
         _finish(table, state, now)
         fields += ["status", "finished_at", "outcome", "revealed_seed"]
@@ -367,6 +371,7 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
         if not seat.awaited:
             return []
         moves = []
+        log_from = table.views[seat.number].log_size  # the seat's own log before the bot's moves
         while seat.awaited and game.status == GameStatus.ACTIVE and len(moves) < TIMEOUT_MOVES_CAP:
             move = game.engine.bot_move(table.state_row.state, seat.number)
             moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
@@ -383,7 +388,10 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
         add_event(table, GameEvent.Kind.TIMEOUT, seat)
         if dropped:
             add_event(table, GameEvent.Kind.DROPPED_OUT, seat)
-        signals.seat_timed_out.send(sender=Game, game=game, seat=seat, dropped_out=dropped)
+        signals.seat_timed_out.send(
+            sender=Game, game=game, seat=seat, dropped_out=dropped, moves=moves, log_from=log_from,
+            seat_view=table.views[seat.number],
+        )
         schedule_bots(table)
         return moves
 

@@ -6,7 +6,7 @@ The platform calls exactly this::
     ctx = ui.page_context(view=view, legal_moves=legal_moves, seat=seat, players=players)
     # include ui.table_template and ui.moves_template with ctx (all under the key "gameui")
     move = ui.parse_move(request.POST, legal_moves=legal_moves)   # or BadMoveInput
-    describe_event(slug, event, players)                            # escaped, translated sentence
+    describe_event(slug, event, players, viewer=None)               # escaped, translated sentence ("you": viewer)
     illegal_move_message(exc)                                        # translated IllegalMove text
     ui.revealed_hands(state)                                         # then include ui.revealed_template
 
@@ -60,11 +60,14 @@ def _slugs() -> list[str]:
     return engine_slugs()
 
 
-def describe_event(slug: str, event: Mapping[str, Any], players: list[dict[str, Any]]) -> SafeString:
-    """One structured log event as a translated, HTML-escaped sentence naming players and cards."""
+def describe_event(
+    slug: str, event: Mapping[str, Any], players: list[dict[str, Any]], *, viewer: int | None = None
+) -> SafeString:
+    """One structured log event as a translated, HTML-escaped sentence naming players and cards; with ``viewer``
+    (a seat number), an event about that seat is told to it in the second person (e-mails to their reader)."""
     if slug not in _slugs():
         return mark_safe(escape(generic_event_text(event, players)))  # noqa: S308 - escaped
-    return get_ui(slug).describe_event(event, players=players)
+    return get_ui(slug).describe_event(event, players=players, viewer=viewer)
 
 
 def illegal_move_message(exc: BaseException, *, slug: str | None = None) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.ui import names
 
@@ -90,6 +91,11 @@ class GameUI:
     slug: str = ""
     # Event type -> describer; unknown types get a neutral sentence.
     event_describers: dict[str, Describer] = {}
+    # Event type -> describer of the event told to the player it is about, in the second person ("You carry out
+    # No. 16."): used when the reader (``describe_event``'s ``viewer``) is the event's seat, i.e. its
+    # ``you_subjects`` key (default "seat"). E-mails speak to their reader so.
+    you_describers: dict[str, Describer] = {}
+    you_subjects: dict[str, str] = {}
     # IllegalMove code -> translatable template with %(name)s placeholders (lazy strings).
     message_templates: dict[str, Any] = {}
     # IllegalMove param name -> how to show its value (a product id as its translated name).
@@ -99,6 +105,16 @@ class GameUI:
     awaited_phrases: tuple[tuple[str, Any], ...] = ()
     # Engine option -> (label, help text, {value: label}) for the creation form and the game page.
     option_labels: dict[str, tuple[Any, Any, dict[Any, Any]]] = {}
+    # How the rules break a tie on the score, as a phrase ("the most topping cards left in hand"); None: tied
+    # players share the place. The end-of-game e-mail explains a tie with it.
+    tie_break: Any = None
+
+    def score_text(self, score: Any) -> str:
+        """A final score with what it counts, in the reader's language: "4 recipes", "23 points"."""
+        count = _whole(score)
+        return ngettext("%(count)s point", "%(count)s points", count if isinstance(count, int) else 2) % {
+            "count": count
+        }
 
     @property
     def template_folder(self) -> str:
@@ -199,10 +215,15 @@ class GameUI:
 
     # Log and messages ----------------------------------------------------------
 
-    def describe_event(self, event: Mapping[str, Any], *, players: Players) -> SafeString:
-        """One log event as a translated, escaped sentence."""
+    def describe_event(self, event: Mapping[str, Any], *, players: Players, viewer: int | None = None) -> SafeString:
+        """One log event as a translated, escaped sentence; with ``viewer``, events about that seat speak to it
+        ("You play No. 16." rather than "alice plays No. 16.")."""
         kind = event.get("type") if isinstance(event, Mapping) else None
         describer = self.event_describers.get(kind) if isinstance(kind, str) else None
+        if describer is not None and viewer is not None and kind in self.you_describers:
+            subject = event.get(self.you_subjects.get(kind, "seat"))
+            if isinstance(subject, int) and not isinstance(subject, bool) and subject == viewer:
+                describer = self.you_describers[kind]
         text = None
         if describer is not None:
             try:
@@ -217,6 +238,11 @@ class GameUI:
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand from the full state, once the game is over."""
         raise NotImplementedError
+
+
+def _whole(value: Any) -> Any:
+    """A score as shown: 4.0 is 4."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def generic_event_text(event: Any, players: Players) -> str:
