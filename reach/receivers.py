@@ -137,10 +137,12 @@ def on_seat_timed_out(sender, game, seat, dropped_out, **kwargs):
                         {"seat_number": seat.number, "dropped_out": bool(dropped_out)})])
 
 
-def reminder_queued(*, seat, payload: dict, key: str) -> None:
-    """Called by ``notifications.deadlines`` inside the transaction that records a reminder."""
+def reminder_queued(*, seat, payload: dict, key: str) -> list[int]:
+    """Called by ``notifications.deadlines`` inside the transaction that records a reminder, whatever the
+    player chose for e-mail: push and webhooks follow their own switches. The deliveries queued."""
     try:
         with transaction.atomic():
-            queue_events([Event(seat.user, EventKind.REMINDER, key, seat.game, payload)])
+            return queue_events([Event(seat.user, EventKind.REMINDER, key, seat.game, payload)])
     except Exception:
         logger.exception("reach: a reminder's push/webhook deliveries are lost")
+        return []
