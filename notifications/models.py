@@ -96,6 +96,9 @@ class SeatNotice(models.Model):
     # When the last "your move" e-mail for this game was queued; cleared when the player
     # moves. "Once until I visit": no new one while this is later than Seat.last_visited_at.
     turn_email_at = models.DateTimeField(null=True, blank=True)
+    # The same for push (``reach.receivers``): when the last "your move" push for this game was queued;
+    # cleared when the player moves. Webhooks keep no such state: they hear every turn.
+    turn_push_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat notification state")

@@ -31,6 +31,8 @@ class Event:
     key: str  # unique per logical event, e.g. "turn:<game>:<seat>:<version>"
     game: Any = None
     payload: dict = field(default_factory=dict)
+    push: bool = True  # False: not for push this time ("once until I visit" held it back); webhooks still hear it
+    pushed: bool = False  # set by ``queue_events``: a push delivery was written for it
 
 
 def queue_events(events: list[Event]) -> list[int]:
@@ -64,9 +66,10 @@ def _queue(events: list[Event]) -> list[int]:
         settings_row = prefs.get(event.user.pk)
         if settings_row is None:
             continue
-        if settings_row.wants(Channel.PUSH, event.kind):
+        if event.push and settings_row.wants(Channel.PUSH, event.kind):
             for sub in subscriptions.get(event.user.pk, []):
                 rows.append(_row(event, Channel.PUSH, f"push:{sub.pk}:{event.key}", subscription=sub))
+                event.pushed = True
         for hook in hooks.get(event.user.pk, []):
             if event.kind in (hook.kinds or []):
                 rows.append(_row(event, Channel.WEBHOOK, f"hook:{hook.pk}:{event.key}", webhook=hook))
