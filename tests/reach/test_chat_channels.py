@@ -79,6 +79,16 @@ def test_a_chat_message_is_pushed_to_the_others_at_the_table_after_a_short_wait(
     assert message["tag"] == f"chat-{table.pk}", "a chat notification never replaces the 'your move' one"
 
 
+def test_the_chat_push_speaks_the_readers_language(table, players, push_service):
+    players[1].language = "ja"
+    players[1].save(update_fields=["language"])
+    say(players[0], table, "one")
+    say(players[0], table, "two")
+    deliver_later()
+    [to_second] = [r.document for r in push_service.received if r.path.endswith("/2")]
+    assert to_second["body"] == "Reacher 0：two（ほか 1 件）"
+
+
 def test_a_burst_of_ten_messages_is_one_push_that_counts_them(table, players, push_service):
     for n in range(1, 11):
         say(players[n % 2], table, f"message {n}")
