@@ -38,11 +38,15 @@ class Event:
     pushed: bool = False  # set by ``queue_events``: a push delivery was written for it
 
 
-def queue_events(events: list[Event]) -> list[int]:
-    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids."""
+def queue_events(events: list[Event], *, savepoint: bool = True) -> list[int]:
+    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids.
+
+    ``savepoint=False``: the caller runs this in a savepoint of its own already."""
     events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
     if not events:
         return []  # nobody here uses push or webhooks: no query at all
+    if not savepoint:
+        return _queue(events)
     with transaction.atomic():  # a failing query here must not abort the caller's transaction
         return _queue(events)
 

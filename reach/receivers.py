@@ -77,7 +77,7 @@ def on_game_started(sender, game, seats, **kwargs):
         })
         for seat in humans
     ]
-    queue_events(events)
+    queue_events(events, savepoint=False)  # @guarded runs this receiver in a savepoint
     # For the first players, "the game started" was their "your move" push.
     _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed and e.payload["awaited"]])
 
@@ -112,25 +112,22 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     fresh = kwargs.get("seat_views") or {}
     legal = {n: view.legal_moves for n, view in fresh.items() if n is not None}
     missing = [s.number for s in recipients if s.number not in legal]
-    with transaction.atomic():
+    quiet = [s.number for s in recipients if s.user.notify_mode != NotifyMode.EVERY_TIME]
+    with transaction.atomic():  # one savepoint for every query of this receiver
         if missing:
             legal.update(SeatView.objects.filter(game=game, seat_number__in=missing)
                          .values_list("seat_number", "legal_moves"))
-        quiet = [s.number for s in recipients if s.user.notify_mode != NotifyMode.EVERY_TIME]
         notices = {n.seat_number: n for n in SeatNotice.objects.filter(game=game, seat_number__in=quiet)} \
             if quiet else {}
-    events = [
-        Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
-            "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),
-            "deadline_at": _iso(seat.deadline_at), "move_types": move_types(legal.get(seat.number)),
-        }, push=_may_push_again(seat, notices.get(seat.number)))
-        for seat in recipients
-    ]
-    queue_events(events)
-    pushed = [e.payload["seat_number"] for e in events if e.pushed]
-    if pushed:
-        with transaction.atomic():
-            _pushed_turns(game, pushed)
+        events = [
+            Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
+                "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),
+                "deadline_at": _iso(seat.deadline_at), "move_types": move_types(legal.get(seat.number)),
+            }, push=_may_push_again(seat, notices.get(seat.number)))
+            for seat in recipients
+        ]
+        queue_events(events, savepoint=False)
+        _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed])
 
 
 @receiver(signals.game_finished, dispatch_uid="reach.game_finished")
