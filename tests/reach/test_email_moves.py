@@ -288,3 +288,21 @@ def test_an_illegal_or_stale_reply_is_answered_in_the_readers_language(players, 
     if now_awaited is not None:
         for label in labels_of(seat.number, game, "ja"):
             assert label in answer.body
+
+
+def test_a_reply_the_game_can_no_longer_take_is_answered_with_the_reason_in_the_readers_language(players, listener):
+    from together import services as together
+
+    for user in players[:2]:
+        user.language = "ja"
+        user.save(update_fields=["language"])
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    other = players[1] if seat.user == players[0] else players[0]
+    together.propose_call_off(user=seat.user, game_id=game.pk)
+    together.answer_call_off(user=other, game_id=game.pk, accept=True)  # the game is called off
+    reply(listener, message, "1")
+    assert Move.objects.filter(game=game).count() == 0
+    [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and m.subject.endswith("その手は指せません")]
+    assert "このゲームは進行中ではありません。" in answer.body
