@@ -55,14 +55,21 @@ def test_channels_page_installable_app_and_push_subscribe_flow(player_factory, s
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == stack.base_url + "/"
 
-    # One grid: turn "A game started" off for push, keep "Your move" on; the choice is kept.
+    # One grid: turn "A game started" off for push, keep "Your move" on; chat at my table starts off by e-mail
+    # and on by push; turn chat e-mails on; the choices are kept.
     started = page.get_by_role("checkbox", name="A game started by Push")
     expect(started).to_be_checked()
     started.uncheck()
+    chat_by_mail = page.get_by_role("checkbox", name="Chat at my table by E-mail")
+    expect(chat_by_mail).not_to_be_checked()
+    expect(page.get_by_role("checkbox", name="Chat at my table by Push")).to_be_checked()
+    chat_by_mail.check()
     page.get_by_role("button", name="Save choices").click()
     expect(page.get_by_text("Your notification choices are saved.")).to_be_visible()
     expect(page.get_by_role("checkbox", name="A game started by Push")).not_to_be_checked()
     expect(page.get_by_role("checkbox", name="Your move by Push")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Chat at my table by E-mail")).to_be_checked()
+    expect(page.get_by_role("checkbox", name="Chat at my table by Push")).to_be_checked()
 
     # The subscribe flow reaches the server: permission, the page's script, the POST, the list.
     context.grant_permissions(["notifications"], origin=stack.base_url)

@@ -271,26 +271,39 @@ def discard_form(moves: list[Move]) -> dict[str, Any] | None:
     }
 
 
+def step_label(move: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(label, help) of one step of a process, or None for a move that is not one."""
+    kind = move.get("type")
+    product = move.get("product")
+    if kind == "prep":
+        return _("Prep: %(product)s") % {"product": product_name(product)}, _("stock → cooking board, +1 point")
+    if kind == "bake":
+        return _("Bake: %(product)s") % {"product": product_name(product)}, _("cooking board → stove, +1 point")
+    if kind == "hand_over":
+        label = _("Hand over %(product)s to %(customer)s") % {
+            "product": product_name(product),
+            "customer": customer_name(move.get("customer")),
+        }
+        return label, _("showcase → customer, +1 point")
+    return None
+
+
+def card_work(numbers: list[int]) -> str:
+    """What action cards do between them: "prep 1, bake 2, hand over 0"."""
+    counts = {p: sum(action_counts().get(n, {}).get(p, 0) for n in numbers) for p in PROCESSES}
+    return _("prep %(prep)s, bake %(bake)s, hand over %(hand_over)s") % counts
+
+
 def step_forms(legal_moves: list[Move], players: Players) -> list[dict[str, Any]]:
     """One button per step of the current process, then the button that ends it early."""
     buttons = []
     for move in legal_moves:
         kind = move.get("type")
         product = move.get("product")
-        if kind == "prep":
-            label = _("Prep: %(product)s") % {"product": product_name(product)}
-            help_text = _("stock → cooking board, +1 point")
-        elif kind == "bake":
-            label = _("Bake: %(product)s") % {"product": product_name(product)}
-            help_text = _("cooking board → stove, +1 point")
-        elif kind == "hand_over":
-            label = _("Hand over %(product)s to %(customer)s") % {
-                "product": product_name(product),
-                "customer": customer_name(move.get("customer")),
-            }
-            help_text = _("showcase → customer, +1 point")
-        else:
+        step = step_label(move)
+        if step is None:
             continue
+        label, help_text = step
         buttons.append(
             {
                 "value": move_value(move),
@@ -325,16 +338,24 @@ def unload_forms(legal_moves: list[Move], stove: Mapping[str, int]) -> list[dict
         if move.get("type") != "unload":
             continue
         keep = list(move.get("keep") or [])
-        back = [p for p in PRODUCTS for _ in range(max(0, int(stove.get(p, 0) or 0) - keep.count(p)))]
+        label, help_text = unload_label(move, stove)
         options.append(
             {
                 "value": move_value(move),
                 "chips": [chip(p, cooked=True) for p in keep],
-                "label": _("Keep %(chips)s") % {"chips": products_phrase(keep)},
-                "help": _("back to the stock: %(chips)s") % {"chips": products_phrase(back)},
+                "label": label,
+                "help": help_text,
             }
         )
     return options
+
+
+def unload_label(move: Mapping[str, Any], stove: Mapping[str, int]) -> tuple[str, str]:
+    """(label, help) of a choice of chips to keep out of the stove."""
+    keep = list(move.get("keep") or [])
+    back = [p for p in PRODUCTS for _ in range(max(0, int(stove.get(p, 0) or 0) - keep.count(p)))]
+    return (_("Keep %(chips)s") % {"chips": products_phrase(keep)},
+            _("back to the stock: %(chips)s") % {"chips": products_phrase(back)})
 
 
 # Log events -------------------------------------------------------------------------------
@@ -687,6 +708,27 @@ class KonamonUI(GameUI):
                 % {"play": play, "discard": discard}
             )
         return move
+
+    def move_label(self, move: Move, *, view: View) -> str | None:
+        """Cards to play (and discard) with what they do, a step of the process, or chips to keep."""
+        kind = move.get("type")
+        if kind == "choose":
+            cards = list(move["cards"])
+            if move.get("discard") is not None:
+                return _("Play No. %(play)s: %(what)s; discard No. %(discard)s") % {
+                    "play": cards[0], "what": card_work(cards), "discard": move["discard"]}
+            if len(cards) == 2:
+                return pair_option(move)["label"]
+            return _("Play No. %(number)s: %(what)s") % {"number": cards[0], "what": card_work(cards)}
+        if kind in ("prep", "bake", "hand_over"):
+            return step_label(move)[0]
+        if kind == "next":
+            return next_button([move], view.get("working"))["label"]
+        if kind == "unload":
+            stove = (view.get("boards") or {}).get("stove") or {}
+            label, help_text = unload_label(move, stove)
+            return _("%(label)s (%(detail)s)") % {"label": label, "detail": help_text}
+        return None
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand: ``[{"seat": s, "cards": [action card dicts]}]``."""

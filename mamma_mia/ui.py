@@ -257,6 +257,26 @@ def draw_options(draws: list[str], view: View) -> list[dict[str, Any]]:
     ]
 
 
+def turn_label(move: Mapping[str, Any]) -> str:
+    """A whole phase-1 turn as one choice ("Put salami ×3 and green 4 into the oven, then refill from the
+    kitchen"): what the three radio groups of the page say together."""
+    if move.get("topping"):
+        values = {"toppings": names.count_of(topping_name(move["topping"]), move.get("count")),
+                  "recipe": recipe_name(move.get("recipe"))}
+        play = (_("Put %(toppings)s and %(recipe)s into the oven") if move.get("recipe")
+                else _("Put %(toppings)s into the oven")) % values
+    else:
+        play = _("Pass (no topping in hand)")
+    draw = move.get("draw")
+    if draw == "kitchen":
+        refill = _("refill from the kitchen")
+    elif draw == "recipes":
+        refill = _("refill from your recipe deck")
+    else:
+        refill = _("draw nothing (your hand is full)")
+    return _("%(play)s, then %(refill)s") % {"play": play, "refill": refill}
+
+
 def describe_turn(candidate: Mapping[str, Any]) -> str:
     """A turn in words, for the "not allowed" message."""
     parts = []
@@ -650,6 +670,18 @@ class MammaMiaUI(GameUI):
             topping, _sep, count_text = play.partition(":")
             count = int(count_text)
         return {"type": "turn", "topping": topping, "count": count, "recipe": recipe, "draw": draw}
+
+    def move_label(self, move: Move, *, view: View) -> str | None:
+        """A turn in words; a decision about the recipe in the oven as its button says it."""
+        kind = move.get("type")
+        if kind == "turn":
+            return turn_label(move)
+        recipe = (view.get("deciding") or {}).get("recipe")
+        if kind == "bake":
+            return bake_label(move, recipe)
+        if kind == "decline":
+            return decline_label(recipe)
+        return None
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand: ``[{"seat": s, "toppings": [topping cards], "recipes": [recipe cards]}]``."""

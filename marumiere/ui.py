@@ -443,6 +443,18 @@ class MarumiereUI(GameUI):
             "leading": not trick,
         }
 
+    def move_label(self, move: Move, *, view: View) -> str | None:
+        """A pile by its top back, a card of the seat's own row by its back (and face, where the view
+        gives it), as the page's buttons say them."""
+        kind = move.get("type")
+        if kind == "pick":
+            return pile_option(move["pile"], (view.get("piles") or [])[move["pile"]])["label"]
+        if kind in ("bid", "play"):
+            row = (view.get("rows") or [])[view["seat"]]
+            card = card_label(row[move["position"]], position=move["position"])
+            return _("Bid: %(card)s") % {"card": card} if kind == "bid" else _("Play: %(card)s") % {"card": card}
+        return None
+
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's row with every face.
 

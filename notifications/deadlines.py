@@ -10,7 +10,8 @@ stages that come after half time (a 6-hour clock: half time at 3 h left, then
 1 h). Each stage is sent at most once per turn; if the check runs late and
 several stages are due at once, only the most urgent one goes. No reminders
 while the clock stands still (a quiet day, an absence), or if the player turned
-reminders off.
+reminders off (each channel has its own switch: e-mail the reminders switch of
+Settings, push and webhooks theirs on the channels page).
 
 When the time is up, ``games.play.services.play_timeout_move`` plays the bot's move
 for the seat (it records the timeout, tells everyone, and hands the seat to the
@@ -74,14 +75,20 @@ def _awaited_with_deadline():
 def _send_reminders(now) -> int:
     from games.models import SeatView
 
+    # Each channel has its own switch: e-mail the reminders switch of Settings, push and webhooks theirs on the
+    # channels page (``reach``, which looks them up only for players who use those channels at all).
     seats = list(
         _awaited_with_deadline()
-        .filter(deadline_at__gt=now, user__deadline_reminders=True, user__email_undeliverable_since__isnull=True)
+        .filter(deadline_at__gt=now)
+        .filter(
+            Q(user__deadline_reminders=True, user__email_undeliverable_since__isnull=True)
+            | Q(user__uses_channels=True)
+        )
         .select_related("user", "game")
     )
     due = []
     for seat in seats:
-        if seat.user.is_away(now=now) or not wants_reminders(seat.user):
+        if seat.user.is_away(now=now) or not (wants_reminders(seat.user) or seat.user.uses_channels):
             continue
         stage = clock_reminders.due_stage(seat=seat, now=now)
         if stage is not None:
@@ -114,9 +121,11 @@ def _send_reminders(now) -> int:
                 "move_types": move_types(legal or []),
             }
             key = f"reminder:{seat.pk}:{int(seat.awaited_since.timestamp() * 1000)}:{int(stage)}"
-            queue([Draft(seat.user, OutboxEmail.Kind.REMINDER, key, seat.game, payload)])
-            reminder_queued(seat=seat, payload=payload, key=key)  # push and webhooks (reach)
-            count += 1
+            emailed = queue([Draft(seat.user, OutboxEmail.Kind.REMINDER, key, seat.game, payload)]) \
+                if wants_reminders(seat.user) else []
+            pushed = reminder_queued(seat=seat, payload=payload, key=key)  # push and webhooks (reach)
+            if emailed or pushed:
+                count += 1
     return count
 
 

@@ -99,6 +99,9 @@ class SeatNotice(models.Model):
     # When the seat last moved itself (not a bot for it): a bot's answer seconds later holds the "your move"
     # e-mail of an "every time" reader a while, and drops it once their open page has shown the new position.
     moved_at = models.DateTimeField(null=True, blank=True)
+    # The same for push (``reach.receivers``): when the last "your move" push for this game was queued;
+    # cleared when the player moves. Webhooks keep no such state: they hear every turn.
+    turn_push_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat notification state")

@@ -191,7 +191,9 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     for number in acted & marks.keys():
         marks[number]["moved_at"] = now
     _upsert_notices(
-        game, _notice_rows(notices, marks, acted, told), ["log_mark", "version_mark", "turn_email_at", "moved_at"]
+        game,
+        _notice_rows(notices, marks, acted, told),
+        ["log_mark", "version_mark", "turn_email_at", "turn_push_at", "moved_at"],
     )
     queue(drafts)
 
@@ -222,8 +224,8 @@ def _latest(events: list[dict]) -> tuple[list[dict], int]:
 def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict]:
     """The whole new SeatNotice row of every seat that changed, so that one upsert writes them all.
 
-    Movers get their marks; a player who moved starts "once until I visit" afresh; those told get the
-    moment. The rest of a row is kept as read: every writer of SeatNotice runs under the game's lock,
+    Movers get their marks; a player who moved starts "once until I visit" afresh, for e-mail and push;
+    those told get the moment. The rest of a row is kept as read: every writer of SeatNotice runs under the game's lock,
     like this one, so ``notices`` is current.
     """
     rows = {}
@@ -234,10 +236,11 @@ def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict
             "version_mark": notice.version_mark if notice else 0,
             "turn_email_at": notice.turn_email_at if notice else None,
             "moved_at": notice.moved_at if notice else None,
+            "turn_push_at": notice.turn_push_at if notice else None,
         }
         row.update(marks.get(number, {}))
         if number in acted:
-            row["turn_email_at"] = None
+            row["turn_email_at"] = row["turn_push_at"] = None
         row.update(told.get(number, {}))
         rows[number] = row
     return rows

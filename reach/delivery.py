@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from reach import push, safehttp, texts, webhooks
-from reach.models import Channel, Delivery, Webhook
+from reach.models import Channel, Delivery, EventKind, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +102,12 @@ def _obsolete(row: Delivery) -> str | None:
         from notifications.delivery import _turn_over
 
         return _turn_over(row, None)
+    if row.kind == EventKind.CHAT:
+        from reach.chat import unread
+
+        row.chat = unread(row)  # what the message says (reach.texts)
+        if not row.chat.count:
+            return "chat read already"
     return None
 
 

@@ -9,6 +9,7 @@ Players without such channels cost nothing: ``User.uses_channels`` (the row is l
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.constants import OnConflict
+from django.utils import timezone
 
 from reach.models import Channel, ChannelSettings, Delivery, PushSubscription, Webhook
 
@@ -31,13 +33,20 @@ class Event:
     key: str  # unique per logical event, e.g. "turn:<game>:<seat>:<version>"
     game: Any = None
     payload: dict = field(default_factory=dict)
+    push: bool = True  # False: not for push this time ("once until I visit" held it back); webhooks still hear it
+    delay: dt.timedelta | None = None  # deliver no sooner (chat: let a burst gather into one notification)
+    pushed: bool = False  # set by ``queue_events``: a push delivery was written for it
 
 
-def queue_events(events: list[Event]) -> list[int]:
-    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids."""
+def queue_events(events: list[Event], *, savepoint: bool = True) -> list[int]:
+    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids.
+
+    ``savepoint=False``: the caller runs this in a savepoint of its own already."""
     events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
     if not events:
         return []  # nobody here uses push or webhooks: no query at all
+    if not savepoint:
+        return _queue(events)
     with transaction.atomic():  # a failing query here must not abort the caller's transaction
         return _queue(events)
 
@@ -64,22 +73,25 @@ def _queue(events: list[Event]) -> list[int]:
         settings_row = prefs.get(event.user.pk)
         if settings_row is None:
             continue
-        if settings_row.wants(Channel.PUSH, event.kind):
+        if event.push and settings_row.wants(Channel.PUSH, event.kind):
             for sub in subscriptions.get(event.user.pk, []):
                 rows.append(_row(event, Channel.PUSH, f"push:{sub.pk}:{event.key}", subscription=sub))
+                event.pushed = True
         for hook in hooks.get(event.user.pk, []):
             if event.kind in (hook.kinds or []):
                 rows.append(_row(event, Channel.WEBHOOK, f"hook:{hook.pk}:{event.key}", webhook=hook))
     ids = _insert_new(rows)
     if ids:
-        transaction.on_commit(lambda: enqueue(ids), robust=True)
+        countdown = max((e.delay.total_seconds() for e in events if e.delay), default=0)
+        transaction.on_commit(lambda: enqueue(ids, countdown=countdown), robust=True)
     return ids
 
 
 def _row(event: Event, channel: str, key: str, **target) -> Delivery:
+    now = timezone.now()
     return Delivery(
         channel=channel, user=event.user, game=event.game, kind=event.kind, dedupe_key=key[:250],
-        payload=event.payload, **target,
+        payload=event.payload, created_at=now, next_attempt_at=now + event.delay if event.delay else now, **target,
     )
 
 
@@ -94,12 +106,14 @@ def _insert_new(rows: list[Delivery]) -> list[int]:
     return [pk for (pk,) in returned]
 
 
-def enqueue(ids: list[int]) -> None:
-    """Ask a worker to deliver these rows now; if the broker is down, the sweeper will."""
+def enqueue(ids: list[int], *, countdown: float = 0) -> None:
+    """Ask a worker to deliver these rows now (or in ``countdown`` seconds); if the broker is down, the
+    sweeper will."""
     from reach.tasks import deliver_reach
 
     try:
-        deliver_reach.apply_async(args=[ids], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+        deliver_reach.apply_async(args=[ids], countdown=countdown or None, retry=True,
+                                  retry_policy=PUBLISH_RETRY_POLICY)
     except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
         logger.warning("could not queue %s push/webhook deliveries; the sweeper will send them", len(ids),
                        exc_info=True)

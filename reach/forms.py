@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from reach import safehttp
-from reach.models import Channel, EventKind, Webhook
+from reach.models import DEFAULT_OFF, Channel, EventKind, Webhook
 from reach.prefs import EMAIL_SWITCHED
 
 
@@ -50,11 +50,14 @@ class ChannelGridForm(forms.Form):
     def save(self) -> None:
         data = self.cleaned_data
         row = self.channel_settings
-        off = dict(row.off or {})
-        off[Channel.EMAIL] = [str(k) for k in EMAIL_SWITCHED if not data.get(f"email_{k}")]
-        off[Channel.PUSH] = [str(k) for k in EventKind if not data.get(f"push_{k}")]
-        row.off = off
-        row.save(update_fields=["off"])
+        off, on = dict(row.off or {}), dict(row.on or {})
+        for channel, kinds in ((Channel.EMAIL, EMAIL_SWITCHED), (Channel.PUSH, list(EventKind))):
+            ticked = {str(k) for k in kinds if data.get(f"{channel}_{k}")}
+            default_off = DEFAULT_OFF.get(channel, frozenset())
+            off[channel] = [str(k) for k in kinds if str(k) not in ticked and k not in default_off]
+            on[channel] = [str(k) for k in kinds if str(k) in ticked and k in default_off]
+        row.off, row.on = off, on
+        row.save(update_fields=["off", "on"])
         # Reminders and time-outs by e-mail share the one switch they always had.
         reminders = bool(data.get(f"email_{EventKind.REMINDER}"))
         if reminders != self.user.deadline_reminders:

@@ -22,6 +22,7 @@ class EventKind(models.TextChoices):
     FINISHED = "finished", _("A game ended")
     CANCELLED = "cancelled", _("A game was called off")
     INVITATION = "invitation", _("Invitations")
+    CHAT = "chat", _("Chat at my table")
 
 
 class Channel(models.TextChoices):
@@ -34,15 +35,24 @@ def new_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
+# Kinds a channel leaves off until the player turns them on. Chat by e-mail: a conversation is what a
+# mailbox copes with worst (an e-mail per burst, an hour apart at best), and the turn e-mails and the
+# digest mention new chat anyway. Chat by push stays on: push is opted into per browser, a chat push is
+# one per game until the chat is read (``reach.chat``), and that is what a phone notification is for.
+DEFAULT_OFF: dict[str, frozenset[str]] = {"email": frozenset({EventKind.CHAT})}
+
+
 class ChannelSettings(models.Model):
     """A player's choices per channel and kind of event, and the secret of their private feeds.
 
-    ``off`` maps a channel to the kinds turned off for it (everything is on by default: a channel is
-    used at all only once the player subscribed a browser or added a webhook).
+    ``off`` maps a channel to the kinds turned off for it, ``on`` to the kinds turned on among those it
+    leaves off by default (``DEFAULT_OFF``). Everything else is on by default: push and webhooks are
+    used at all only once the player subscribed a browser or added a webhook.
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="channel_settings")
     off = models.JSONField(_("kinds turned off per channel"), default=dict, blank=True)
+    on = models.JSONField(_("kinds turned on per channel (of those off by default)"), default=dict, blank=True)
     feed_secret = models.CharField(_("feed secret"), max_length=64, unique=True, default=new_secret)
     # Whether the user has any push subscription / active webhook: lets a move skip the lookup for
     # the (many) players who have none.
@@ -57,7 +67,14 @@ class ChannelSettings(models.Model):
         return f"channels of {self.user_id}"
 
     def wants(self, channel: str, kind: str) -> bool:
-        return kind not in (self.off.get(channel) or [])
+        return wants(self, channel, kind)
+
+
+def wants(row: ChannelSettings | None, channel: str, kind: str) -> bool:
+    """Whether a player with these settings (``None``: none saved yet) wants ``kind`` on ``channel``."""
+    if kind in DEFAULT_OFF.get(channel, ()):
+        return row is not None and kind in ((row.on or {}).get(channel) or [])
+    return row is None or kind not in ((row.off or {}).get(channel) or [])
 
 
 class PushSubscription(models.Model):

@@ -1,9 +1,14 @@
 """Receivers of the games platform's signals for push and webhooks (e-mail has its own in notifications).
 
 Same policy as the turn e-mails: a seat hears "your move" when a game starts awaiting it, except when
-its own move in this very transaction continued its turn; a push notification of a game replaces the
-previous one of that game (its tag), so "every time" cannot pile up. Each receiver runs in a savepoint
-and never raises: a bug here costs a notification, never a move.
+its own move in this very transaction continued its turn. Push follows "once until I visit" as e-mail
+does (``SeatNotice.turn_push_at`` beside ``turn_email_at``): after one "your move" push for a game, none
+more for it until the player has opened the game or moved there; players who chose "every time" for
+e-mail get every one (those who chose the digest or no e-mail at all chose fewer e-mails, so they get the
+quiet policy on push too, which has its own on/off switch). A push notification of a game replaces the
+previous one of that game (its tag). Webhooks hear every turn: a bot or a chat relay cannot "visit", and
+needs each one. Each receiver runs in a savepoint and never raises: a bug here costs a notification,
+never a move.
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ from functools import wraps
 
 from django.db import transaction
 from django.dispatch import receiver
+from django.utils import timezone
 
+from accounts.models import NotifyMode
 from games import signals
 from games.models import GameStatus, MadeBy, Seat, SeatView
+from notifications.models import SeatNotice
 from notifications.texts import move_types
 from reach.fanout import Event, queue_events
 from reach.models import EventKind
@@ -62,13 +70,33 @@ def on_game_started(sender, game, seats, **kwargs):
         SeatView.objects.filter(game=game, seat_number__in=[s.number for s in humans if s.awaited])
         .values_list("seat_number", "legal_moves")
     ) if any(s.awaited for s in humans) else {}
-    queue_events([
+    events = [
         Event(seat.user, EventKind.STARTED, f"started:{game.pk}:{seat.number}", game, {
             "seat_number": seat.number, "awaited": seat.awaited, "version": game.version,
             "move_types": move_types(legal.get(seat.number)), "deadline_at": _iso(seat.deadline_at),
         })
         for seat in humans
-    ])
+    ]
+    queue_events(events, savepoint=False)  # @guarded runs this receiver in a savepoint
+    # For the first players, "the game started" was their "your move" push.
+    _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed and e.payload["awaited"]])
+
+
+def _pushed_turns(game, numbers: list[int]) -> None:
+    """Remember when these seats were last pushed "your move" ("once until I visit")."""
+    if numbers:
+        now = timezone.now()
+        SeatNotice.objects.bulk_create(
+            [SeatNotice(game=game, seat_number=number, turn_push_at=now) for number in numbers],
+            update_conflicts=True, unique_fields=["game", "seat_number"], update_fields=["turn_push_at"],
+        )
+
+
+def _may_push_again(seat, notice) -> bool:
+    """"Once until I visit", as for e-mail (``notifications.receivers._may_send_again``)."""
+    if seat.user.notify_mode == NotifyMode.EVERY_TIME or notice is None or notice.turn_push_at is None:
+        return True
+    return seat.last_visited_at is not None and seat.last_visited_at >= notice.turn_push_at
 
 
 @receiver(signals.game_advanced, dispatch_uid="reach.game_advanced")
@@ -84,17 +112,22 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     fresh = kwargs.get("seat_views") or {}
     legal = {n: view.legal_moves for n, view in fresh.items() if n is not None}
     missing = [s.number for s in recipients if s.number not in legal]
-    if missing:
-        with transaction.atomic():
+    quiet = [s.number for s in recipients if s.user.notify_mode != NotifyMode.EVERY_TIME]
+    with transaction.atomic():  # one savepoint for every query of this receiver
+        if missing:
             legal.update(SeatView.objects.filter(game=game, seat_number__in=missing)
                          .values_list("seat_number", "legal_moves"))
-    queue_events([
-        Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
-            "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),
-            "deadline_at": _iso(seat.deadline_at), "move_types": move_types(legal.get(seat.number)),
-        })
-        for seat in recipients
-    ])
+        notices = {n.seat_number: n for n in SeatNotice.objects.filter(game=game, seat_number__in=quiet)} \
+            if quiet else {}
+        events = [
+            Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
+                "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),
+                "deadline_at": _iso(seat.deadline_at), "move_types": move_types(legal.get(seat.number)),
+            }, push=_may_push_again(seat, notices.get(seat.number)))
+            for seat in recipients
+        ]
+        queue_events(events, savepoint=False)
+        _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed])
 
 
 @receiver(signals.game_finished, dispatch_uid="reach.game_finished")
@@ -120,8 +153,6 @@ def on_game_cancelled(sender, game, **kwargs):
 @receiver(signals.invitation_created, dispatch_uid="reach.invitation_created")
 @guarded
 def on_invitation_created(sender, invitation, **kwargs):
-    from django.utils import timezone
-
     inviter = invitation.invited_by
     stamp = int(timezone.now().timestamp() * 1000)
     queue_events([Event(invitation.user, EventKind.INVITATION, f"invitation:{invitation.pk}:{stamp}",
@@ -137,10 +168,12 @@ def on_seat_timed_out(sender, game, seat, dropped_out, **kwargs):
                         {"seat_number": seat.number, "dropped_out": bool(dropped_out)})])
 
 
-def reminder_queued(*, seat, payload: dict, key: str) -> None:
-    """Called by ``notifications.deadlines`` inside the transaction that records a reminder."""
+def reminder_queued(*, seat, payload: dict, key: str) -> list[int]:
+    """Called by ``notifications.deadlines`` inside the transaction that records a reminder, whatever the
+    player chose for e-mail: push and webhooks follow their own switches. The deliveries queued."""
     try:
         with transaction.atomic():
-            queue_events([Event(seat.user, EventKind.REMINDER, key, seat.game, payload)])
+            return queue_events([Event(seat.user, EventKind.REMINDER, key, seat.game, payload)])
     except Exception:
         logger.exception("reach: a reminder's push/webhook deliveries are lost")
+        return []

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.exceptions import GameError, StaleVersion
@@ -61,20 +62,18 @@ def reply_address(*, game_id: int, seat_number: int, version: int, user_id: int)
 
 # --- The codes -----------------------------------------------------------------------------------------------
 
-def _words(value) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_words(v)}" for k, v in value.items() if v is not None)
-    if isinstance(value, list):
-        return " + ".join(_words(v) for v in value) or "-"
-    return str(value).replace("_", " ")
+def move_labels(*, game, view: dict, legal_moves: list) -> list[str]:
+    """The legal moves as the game names them on its page (its folder's ``ui``), in the active language,
+    from ``view``: the seat's own view (its ``SeatView``, i.e. the engine's view for that seat; need to
+    know), so a label names only what the seat may see."""
+    from games.ui import get_ui
+    from games.ui.base import generic_move_label
 
-
-def move_label(move: dict) -> str:
-    """A short readable description of a legal move, from its own fields (the move names only what its seat
-    may already see: its own cards, public piles)."""
-    kind = str(move.get("type", "")).replace("_", " ")
-    rest = _words({k: v for k, v in move.items() if k != "type"})
-    return f"{kind}: {rest}" if rest else kind
+    try:
+        ui = get_ui(game.engine_slug)
+    except KeyError:  # a game no longer installed
+        return [generic_move_label(move) for move in legal_moves]
+    return ui.move_labels(view=view or {}, legal_moves=legal_moves)
 
 
 @dataclass
@@ -88,14 +87,15 @@ def codes_for(*, game, seat_number: int, user_id: int) -> Codes | None:
     """The codes and reply address for a seat awaited now, or None (not awaited, or inbound mail off)."""
     if not enabled():
         return None
-    view = SeatView.objects.filter(game=game, seat_number=seat_number).only("legal_moves").first()
-    legal = view.legal_moves if view is not None else []
+    row = SeatView.objects.filter(game=game, seat_number=seat_number).only("legal_moves", "view").first()
+    legal = row.legal_moves if row is not None else []
     if not legal:
         return None
     address = reply_address(game_id=game.pk, seat_number=seat_number, version=game.version, user_id=user_id)
     if len(legal) > MAX_CODES:
         return Codes(None, [], True)
-    return Codes(address, [(str(n), move_label(m)) for n, m in enumerate(legal, start=1)], False)
+    labels = move_labels(game=game, view=row.view, legal_moves=legal)
+    return Codes(address, [(str(n), label) for n, label in enumerate(labels, start=1)], False)
 
 
 def email_context(row) -> dict:
@@ -184,7 +184,9 @@ def handle(raw: bytes, *, recipients: list[str] | None = None, mail_from: str | 
         logger.info("inbound mail with a forged or outdated reply address for game %s ignored", game_id)
         return Result("ignored", "bad token")
     token = match.group(0).lower()
-    return _play(seat=seat, version=version, token=token, line=first_line(message))
+    # The answer's words (the move played, why it is not possible) in the player's language.
+    with translation.override(seat.user.language or settings.LANGUAGE_CODE):
+        return _play(seat=seat, version=version, token=token, line=first_line(message))
 
 
 def _play(*, seat, version: int, token: str, line: str | None) -> Result:
@@ -196,6 +198,9 @@ def _play(*, seat, version: int, token: str, line: str | None) -> Result:
     code = parse_code(line)
     if code is None:
         return _answer(seat, Result("unreadable", line or ""))
+    # The seat's moves as they stand (if the game moved on since the e-mail, the move is refused as stale
+    # and this goes unused): the label of the move played is its game's, from the view it was chosen in.
+    before = SeatView.objects.filter(game=game, seat_number=seat.number).only("view", "legal_moves").first()
 
     def pick(game, legal_moves):
         if not 1 <= code <= len(legal_moves) or len(legal_moves) > MAX_CODES:
@@ -218,7 +223,20 @@ def _play(*, seat, version: int, token: str, line: str | None) -> Result:
         return _answer(seat, Result("illegal", exc.message))
     if result.replayed:
         return _answer(seat, Result("used"))
-    return _answer(seat, Result("played", move_label(result.move.move) if result.move is not None else ""))
+    return _answer(seat, Result("played", _played_label(game, before, result.move.move if result.move else None)))
+
+
+def _played_label(game, before, move) -> str:
+    from games.ui.base import find_legal, generic_move_label
+
+    if move is None:
+        return ""
+    if before is not None:
+        labels = move_labels(game=game, view=before.view, legal_moves=before.legal_moves)
+        for candidate, label in zip(before.legal_moves, labels, strict=True):
+            if find_legal(move, [candidate]) is not None:
+                return label
+    return generic_move_label(move)
 
 
 class _NoSuchCode(Exception):

@@ -8,6 +8,7 @@ import zoneinfo
 from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from notifications.emails import game_title, game_url
 from notifications.texts import awaited_phrase
@@ -50,7 +51,29 @@ def _body(row: Delivery, game) -> str:
         return _("The game was called off.")
     if kind == EventKind.INVITATION:
         return _("%(name)s invites you to play.") % {"name": payload.get("invited_by") or _("A player")}
+    if kind == EventKind.CHAT:
+        return _chat_body(_chat(row))
     return ""
+
+
+def _chat(row: Delivery):
+    from reach.chat import unread
+
+    if getattr(row, "chat", None) is None:
+        row.chat = unread(row)  # reach.delivery reads it first, to drop what was read meanwhile
+    return row.chat
+
+
+def _chat_body(chat) -> str:
+    if not chat.latest:
+        return _("New messages in the chat.")
+    last = chat.latest[-1]
+    line = _("%(name)s: %(text)s") % {"name": last["name"], "text": last["text"]}
+    more = chat.count - 1
+    if more <= 0:
+        return line
+    return ngettext("%(line)s (and %(count)s more message)", "%(line)s (and %(count)s more messages)", more) % {
+        "line": line, "count": more}
 
 
 def message(row: Delivery) -> dict:
@@ -61,14 +84,21 @@ def message(row: Delivery) -> dict:
         title = game_title(game) if game is not None else "mammamia"
         body = _body(row, game)
         url = game_url(game) if game is not None else settings.SITE_URL + "/games/"
+        tag = f"game-{row.game_id}" if row.game_id else f"{row.kind}"
+        if row.kind == EventKind.CHAT:
+            # Its own tag: a chat notification replaces the previous chat one, never the "your move" one.
+            url, tag = url + "#chat", f"chat-{row.game_id}"
         result = {
             "kind": row.kind,
             "title": str(title),
             "body": str(body),
             "url": url,
-            "tag": f"game-{row.game_id}" if row.game_id else f"{row.kind}",
+            "tag": tag,
             "game": None,
         }
+        if row.kind == EventKind.CHAT:
+            chat = _chat(row)
+            result["chat"] = {"count": chat.count, "latest": chat.latest}
         if game is not None:
             result["game"] = {
                 "id": game.pk,

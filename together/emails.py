@@ -1,6 +1,7 @@
 """E-mails of playing together, through the platform's outbox (``notifications.outbox``).
 
-- Chat alone e-mails only readers who chose "every time", at most once per game per hour each
+- Chat alone e-mails only readers who turned "Chat at my table" on for e-mail on the channels page
+  (off by default: ``reach.models.DEFAULT_OFF``), at most once per game per hour each
   (``SeatCorner.chat_emailed_at``, claimed with one conditional upsert so two messages at once
   cannot both e-mail). Turn e-mails and the daily digest mention the chat that is new since the
   reader last read it (``chat_news``), rendered at delivery.
@@ -18,10 +19,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from accounts.models import NotifyMode
 from games.models import Seat
 from notifications.models import OutboxEmail
 from notifications.outbox import Draft, queue, wants_game_mail
+from reach.models import Channel, EventKind
 from together.models import Block, ChatMessage, SeatCorner
 from together.selectors import unread_summary
 
@@ -31,16 +32,24 @@ CHAT_EMAIL_EVERY = dt.timedelta(hours=1)
 # Queueing ---------------------------------------------------------------------------------------
 
 
-def queue_chat_emails(*, message: ChatMessage) -> list[int]:
-    """In the message's transaction: a chat e-mail to each "every time" reader at this table who has
-    not had one about this game in the last hour (and has not blocked the author)."""
-    seats = [
-        seat
-        for seat in Seat.objects.filter(game_id=message.game_id, user__isnull=False, is_bot=False)
-        .exclude(user_id=message.author_id)
-        .select_related("user")
-        if wants_game_mail(seat.user) and seat.user.notify_mode == NotifyMode.EVERY_TIME
-    ]
+def queue_chat_emails(*, message: ChatMessage, seats: list[Seat] | None = None) -> list[int]:
+    """In the message's transaction: a chat e-mail to each reader at this table who turned chat e-mails
+    on and has not had one about this game in the last hour (and has not blocked the author).
+
+    ``seats``: the table's human seats but the author's, users loaded, if the caller has them."""
+    if seats is None:
+        seats = list(
+            Seat.objects.filter(game_id=message.game_id, user__isnull=False, is_bot=False)
+            .exclude(user_id=message.author_id)
+            .select_related("user")
+        )
+    seats = [seat for seat in seats if wants_game_mail(seat.user)]
+    if not seats:
+        return []
+    from reach.prefs import wanting
+
+    chatty = wanting([seat.user_id for seat in seats], Channel.EMAIL, EventKind.CHAT)
+    seats = [seat for seat in seats if seat.user_id in chatty]
     if not seats:
         return []
     blockers = set(

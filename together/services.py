@@ -47,7 +47,8 @@ def chat_writable(*, game: Game, seat: Seat | None) -> bool:
 
 
 def post_chat_message(*, user, game_id: int, text) -> ChatMessage:
-    """Store ``user``'s message at ``game_id``'s table; e-mails "every time" readers at most once an hour."""
+    """Store ``user``'s message at ``game_id``'s table; tells the other players who asked for chat: by
+    e-mail at most once an hour, by push or webhook once until they read it (``reach.chat``)."""
     cleaned = clean_chat_text(text)
     if cleaned is None:
         raise BadInput(_("A message has 1 to 500 characters."))
@@ -60,9 +61,15 @@ def post_chat_message(*, user, game_id: int, text) -> ChatMessage:
             game=seat.game, author=user, seat_number=seat.number, author_name=user.public_name, text=cleaned
         )
         live.chat_arrived(message)
+        from reach.chat import queue_chat_deliveries
         from together.emails import queue_chat_emails
 
-        queue_chat_emails(message=message)
+        readers = list(
+            Seat.objects.filter(game_id=game_id, user__isnull=False, is_bot=False).exclude(user=user)
+            .select_related("user")
+        )
+        queue_chat_emails(message=message, seats=readers)
+        queue_chat_deliveries(message=message, seats=readers)
     return message
 
 

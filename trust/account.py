@@ -28,6 +28,7 @@ def export_data(user) -> dict[str, Any]:
 
     from games.models import GameStatus, Invitation, Move, Seat, SeatView
     from notifications.models import OutboxEmail
+    from reach.account import export_channels
     from trust.models import ApiToken
 
     seats = list(Seat.objects.filter(user=user).select_related("game").order_by("game_id"))
@@ -121,6 +122,7 @@ def export_data(user) -> dict[str, Any]:
             }
             for e in OutboxEmail.objects.filter(user=user).order_by("created_at")
         ],
+        "channels": export_channels(user),  # push, webhooks, the choices per kind (issue 20)
     }
 
 
@@ -136,6 +138,7 @@ def delete_account(*, user) -> None:
     from games.models import Game, GameStatus, Invitation, PlayerStats, Seat
     from games.tasks import play_bot_moves
     from notifications.models import OutboxEmail
+    from reach.account import forget_channels
     from trust.models import ApiToken
 
     for game in Game.objects.filter(seats__user=user, status=GameStatus.OPEN).distinct():
@@ -167,6 +170,7 @@ def delete_account(*, user) -> None:
         PlayerStats.objects.filter(user=user).delete()
         ApiToken.objects.filter(user=user).delete()
         EmailAddress.objects.filter(user=user).delete()
+        forget_channels(user)  # browsers, webhooks, feeds (issue 20)
         user.username = f"deleted-{user.pk}-{secrets.token_hex(4)}"
         user.display_name = DELETED_NAME
         user.email = ""

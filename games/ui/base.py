@@ -79,6 +79,23 @@ def _json_or_none(candidate: dict[str, Any]) -> str | None:
         return None
 
 
+def _words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items() if v is not None)
+    if isinstance(value, list):
+        return " + ".join(_words(v) for v in value) or "-"
+    return str(value).replace("_", " ")
+
+
+def generic_move_label(move: Any) -> str:
+    """A legal move read off its own fields ("play card: card 3"): the label of a game that has none."""
+    if not isinstance(move, Mapping):
+        return str(move)
+    kind = str(move.get("type", "")).replace("_", " ")
+    rest = _words({k: v for k, v in move.items() if k != "type"})
+    return f"{kind}: {rest}" if rest else kind
+
+
 class GameUI:
     """The per-game UI; subclasses fill in the game's specifics.
 
@@ -212,6 +229,25 @@ class GameUI:
     def parse_fields(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
         """Assemble a move from the game's form fields; games with composite forms override this."""
         raise BadMoveInput(_("Please choose a move."))
+
+    def move_labels(self, *, view: View, legal_moves: list[Move]) -> list[str]:
+        """Each legal move in words, as the page's forms name it, for lists of moves outside the page (the
+        e-mails that take moves by reply). ``view``: the engine's view for the seat whose moves these
+        are (need to know: a label names only what that seat may see). A label that cannot be made
+        (a move of a shape the UI does not know) is the generic one, never an error."""
+        labels = []
+        for move in legal_moves:
+            try:
+                label = self.move_label(move, view=view)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                logger.warning("cannot label %s move %r", self.slug, move, exc_info=True)
+                label = None
+            labels.append(str(label) if label else generic_move_label(move))
+        return labels
+
+    def move_label(self, move: Move, *, view: View) -> str | None:
+        """One legal move in the game's words; games override this (``None``: the generic label)."""
+        return None
 
     # Log and messages ----------------------------------------------------------
 

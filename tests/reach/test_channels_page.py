@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -68,3 +70,17 @@ def test_a_started_email_turned_off_goes_only_to_those_who_keep_it(client, playe
 def test_the_page_needs_a_login(client):
     response = client.get(reverse("reach:channels"))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_chat_at_my_table_is_off_by_email_and_on_by_push_until_the_player_changes_it(client, user):
+    client.force_login(user)
+    html = client.get(reverse("reach:channels")).content.decode()
+    email_box = re.search(r'<input type="checkbox" name="email_chat"[^>]*>', html).group(0)
+    push_box = re.search(r'<input type="checkbox" name="push_chat"[^>]*>', html).group(0)
+    assert "checked" not in email_box and "checked" in push_box
+    assert 'aria-label="Chat at my table by E-mail"' in email_box
+    grid_post(client, email_chat=True, push_turn=True)
+    row = ChannelSettings.objects.get(user=user)
+    assert row.wants("email", "chat") and not row.wants("push", "chat")
+    html = client.get(reverse("reach:channels")).content.decode()
+    assert "checked" in re.search(r'<input type="checkbox" name="email_chat"[^>]*>', html).group(0)

@@ -228,3 +228,81 @@ def test_a_whole_game_is_played_by_email_replies_alone(players, listener):
     assert game.status == GameStatus.FINISHED
     assert Move.objects.filter(game=game).count() == len(handled)
     assert all(m.made_by == "player" for m in Move.objects.filter(game=game))
+
+
+def labels_of(seat_number, game, language) -> list[str]:
+    """The seat's legal moves as its game names them, from the seat's own view, in ``language``."""
+    from django.utils import translation
+
+    from games.models import SeatView
+    from games.ui import get_ui
+
+    row = SeatView.objects.get(game=game, seat_number=seat_number)
+    with translation.override(language):
+        return get_ui(game.engine_slug).move_labels(view=row.view, legal_moves=row.legal_moves)
+
+
+@pytest.mark.parametrize("slug", ["marumiere", "konamon"])
+def test_the_codes_name_each_move_in_the_games_words_and_the_readers_language(players, slug):
+    for user in players[:2]:
+        user.language = "fr"
+        user.save(update_fields=["language"])
+    game = start_game(slug, players[:2])
+    seat = Seat.objects.filter(game=game, awaited=True).first()
+    labels = labels_of(seat.number, game, "fr")
+    body = turn_mail_for(seat.user).body
+    for code, label in enumerate(labels, start=1):
+        assert f"  {code}  {label}" in body, (label, body)
+    assert ("Pile 1, carte du dessus" if slug == "marumiere" else "Jouer le n°") in body
+
+
+def test_the_confirmation_names_the_move_played_as_the_game_does(players, listener):
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    played = labels_of(seat.number, game, "en")[1]
+    reply(listener, turn_mail_for(seat.user), "2")
+    [confirmation] = [m for m in mail.outbox if m.to == [seat.user.email] and "your move is played" in m.subject]
+    assert f"is played: {played}." in confirmation.body
+    assert played.startswith("Pile 2, top card:")
+
+
+def test_an_illegal_or_stale_reply_is_answered_in_the_readers_language(players, listener):
+    from games.models import SeatView
+    from games.play import services
+
+    players[0].language = players[1].language = "ja"
+    for user in players[:2]:
+        user.save(update_fields=["language"])
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    view = SeatView.objects.get(game=game, seat_number=seat.number)
+    services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0],
+                             expected_version=game.version)
+    reply(listener, message, "2")
+    game.refresh_from_db()
+    [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and "Re:" not in m.subject
+                and m.subject.endswith("進んでいます")] or [None]
+    assert answer is not None, [m.subject for m in mail.outbox]
+    now_awaited = Seat.objects.filter(game=game, awaited=True, user=seat.user).first()
+    if now_awaited is not None:
+        for label in labels_of(seat.number, game, "ja"):
+            assert label in answer.body
+
+
+def test_a_reply_the_game_can_no_longer_take_is_answered_with_the_reason_in_the_readers_language(players, listener):
+    from together import services as together
+
+    for user in players[:2]:
+        user.language = "ja"
+        user.save(update_fields=["language"])
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    other = players[1] if seat.user == players[0] else players[0]
+    together.propose_call_off(user=seat.user, game_id=game.pk)
+    together.answer_call_off(user=other, game_id=game.pk, accept=True)  # the game is called off
+    reply(listener, message, "1")
+    assert Move.objects.filter(game=game).count() == 0
+    [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and m.subject.endswith("その手は指せません")]
+    assert "このゲームは進行中ではありません。" in answer.body

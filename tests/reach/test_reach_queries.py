@@ -64,3 +64,16 @@ def test_the_cost_does_not_grow_with_browsers_and_hooks(players):
     five = [move_queries(game) for _ in range(2)]
     assert five == one
     assert Delivery.objects.filter(kind="turn").count() > 2
+
+
+def test_a_move_told_by_push_and_webhook_costs_six_statements_and_a_savepoint(players):
+    """Their choices, browsers, hooks, one insert of every delivery, and push's "once until I visit" mark
+    (read, then written), in one savepoint."""
+    for user in players[:2]:
+        subscribe_everything(user, 1)
+        user.refresh_from_db()
+    game = start_game("marumiere", players[:2])
+    with without_channels():
+        baseline = max(move_queries(game) for _ in range(3))
+    told = max(move_queries(game) for _ in range(3))
+    assert told - baseline <= 6 + 2

@@ -15,6 +15,7 @@ from game_helpers import start_game
 from accounts.models import NotifyMode
 from notifications.emails import render
 from notifications.models import OutboxEmail
+from reach.models import ChannelSettings
 from together import moderation, services
 from together.models import ChatMessage, SeatCorner
 
@@ -166,11 +167,13 @@ def test_chat_arrival_sends_table_activity_after_commit(players, django_capture_
     assert seen == [(game.pk, 1, "chat")]
 
 
-def test_chat_alone_emails_every_time_readers_at_most_once_an_hour(players, django_capture_on_commit_callbacks):
+def test_chat_alone_emails_readers_who_turned_it_on_at_most_once_an_hour(players, django_capture_on_commit_callbacks):
+    """Chat by e-mail is a switch of the channels page, off by default (issue 20), whatever the turn e-mails'
+    frequency: ``every`` turned it on, ``once`` chose "every time" for turns but left chat off."""
     every, once = players[1], players[2]
-    for user, mode in ((every, NotifyMode.EVERY_TIME), (once, NotifyMode.ONCE_UNTIL_VISIT)):
-        user.notify_mode = mode
-        user.save()
+    ChannelSettings.objects.create(user=every, on={"email": ["chat"]})
+    once.notify_mode = NotifyMode.EVERY_TIME
+    once.save()
     game = start_game("konamon", players[:3])
     start = timezone.now()
     mail.outbox.clear()
