@@ -79,8 +79,8 @@ def _games(first_game: int, count: int, players: int, star_every: int | None) ->
             """
             WITH g AS (
                 INSERT INTO games_game (engine_slug, options, players, seed_sha256, revealed_seed, status, visibility,
-                    time_limit_hours, rated, version, created_at, started_at, finished_at, outcome)
-                SELECT %(slug)s, '{}'::jsonb, 2, '', '', 'finished', 'public', 0, true, 0,
+                    time_limit_hours, clock, rated, version, created_at, started_at, finished_at, outcome)
+                SELECT %(slug)s, '{}'::jsonb, 2, '', '', 'finished', 'public', 0, 'move', true, 0,
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5 + 3600),
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5 + 3600),
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5),
