@@ -423,7 +423,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
                             has=page.get_by_role("link", name=re.compile(rf"#{table.game_id}$")))
         expect(item).to_have_count(1)
         score = score_of[player.username]
-        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} points")
+        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} point{'' if score == 1 else 's'}")
         table.checker.page(page, f"my games ({player.viewport})", axe=True, axe_key=f"my-games-{player.viewport}")
 
         page.get_by_role("navigation", name="Main").get_by_role("link", name=player.username).click()

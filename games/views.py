@@ -18,7 +18,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
@@ -372,11 +372,15 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """Hand the posted form to the service, which parses it (the UI's parser) under the game's lock
-    against the seat's stored legal moves; redirect, or show why not."""
+    against the seat's stored legal moves; redirect, or show why not. A GET (a reload of the page a
+    refused move rendered, or a shared address) goes back to the game instead of a bare 405."""
     from games.ui import BadMoveInput
+
+    if request.method != "POST":
+        return HttpResponseRedirect(reverse("game", args=[game_id]))
 
     def parse(game, legal_moves):
         try:

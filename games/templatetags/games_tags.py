@@ -98,3 +98,22 @@ def game_stylesheet(slug: str) -> str:
         return static(get_game(slug).stylesheet)
     except KeyError:
         return ""
+
+
+@register.filter
+def other_seats(seat) -> list:
+    """The other seats of ``seat``'s game (prefetched): loop over these, not over every seat with the
+    viewer's skipped, so that ``forloop.last`` is the last one shown (no trailing comma)."""
+    return [s for s in seat.game.seats.all() if s.pk != seat.pk]
+
+
+@register.filter
+def plural_count(value) -> int:
+    """A number for ``{% blocktranslate count %}``: whole numbers as ``int``, any other (a shared
+    score such as 2.5, or a missing one) as 2, which every language here treats as plural; gettext's
+    plural rules take integers only."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 2
+    return int(number) if number.is_integer() else 2
