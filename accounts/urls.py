@@ -4,5 +4,6 @@ from accounts import views
 
 urlpatterns = [
     path("settings/", views.settings_view, name="settings"),
+    path("settings/moves/", views.confirm_moves_view, name="settings-confirm-moves"),
     path("u/<str:username>/", views.profile, name="profile"),
 ]

@@ -6,10 +6,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from accounts.forms import SettingsForm, time_zone_names
+from accounts.forms import ConfirmMovesForm, SettingsForm, time_zone_names
 from accounts.models import User
 from accounts.preferences import remember_language
 from clocks.services import change_clock_settings
@@ -32,8 +34,26 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         return remember_language(redirect("settings"), language=user.language)
     from trust.views import settings_context
 
-    context = {"form": form, "time_zones": time_zone_names(), **settings_context(request.user)}
+    context = {
+        "form": form,
+        "confirm_form": ConfirmMovesForm(instance=request.user),
+        "time_zones": time_zone_names(),
+        **settings_context(request.user),
+    }
     return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_POST
+def confirm_moves_view(request: HttpRequest) -> HttpResponse:
+    """Save the "confirm one-tap moves" setting (its own form on the settings page)."""
+    form = ConfirmMovesForm(request.POST, instance=request.user)
+    if form.is_valid():
+        form.save()
+        messages.success(request, _("Your settings are saved."))
+    else:
+        messages.error(request, _("Choose one of the options."))
+    return redirect(reverse("settings") + "#confirm-moves")
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.confirm import confirm_mode, must_confirm
 from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
@@ -239,6 +240,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         "my_turn": False,
         "title": str(game),
         "option_labels": _option_labels(game),
+        "confirm_moves": confirm_mode(request.user),
     }
     if game.status == GameStatus.OPEN:
         seated = access.seat is not None
@@ -290,7 +292,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
             }
         )
         if game.status == GameStatus.FINISHED:
-            board.update(_finished_context(game, players, ui))
+            board.update(_finished_context(game, players, ui, seat_number))
         # A move committed between reading the game and this row: right for now, wrong under this key.
         of_this_version = max(seat_view.view_version, seat_view.moves_version) <= game.version
         return game_board.BoardParts(context=board, my_turn=my_turn, cacheable=of_this_version)
@@ -328,18 +330,15 @@ def _option_labels(game) -> list[tuple[str, str]]:
     ]
 
 
-def _finished_context(game, players, ui) -> dict:
-    by_seat = {p["seat"]: p for p in players}
-    ranking = sorted(
-        [{**row, "player": by_seat.get(row["seat"], {})} for row in (game.outcome or [])],
-        key=lambda r: (r["rank"], r["seat"]),
-    )
-    hands = ui.revealed_hands(history_services.final_state(game))
+def _finished_context(game, players, ui, viewer_seat: int | None) -> dict:
+    state = history_services.final_state(game)
+    hands = ui.revealed_hands(state)
     try:
         revealed_template = get_template(ui.revealed_template) and ui.revealed_template
     except TemplateDoesNotExist:
         revealed_template = None
-    return {"ranking": ranking, "revealed_hands": hands, "revealed_template": revealed_template}
+    end = history_selectors.end_screen(game=game, state=state, players=players, ui=ui, viewer_seat=viewer_seat)
+    return {**end, "revealed_hands": hands, "revealed_template": revealed_template}
 
 
 @require_GET
@@ -381,6 +380,11 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
 
     if request.method != "POST":
         return HttpResponseRedirect(reverse("game", args=[game_id]))
+    if request.POST.get("one_tap") and must_confirm(request):
+        # Confirm one-tap moves, without JavaScript (with it, static/js/confirm.js asks in place).
+        confirmation = _confirm_move_page(request, game_id)
+        if confirmation is not None:
+            return confirmation
 
     def parse(game, legal_moves):
         try:
@@ -404,6 +408,24 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
+
+
+NOT_RESENT = frozenset({"csrfmiddlewaretoken", "confirmed"})
+
+
+def _confirm_move_page(request: HttpRequest, game_id: int) -> HttpResponse | None:
+    """"Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
+    table to choose again. ``None`` when the post is no legal move of the viewer (it is then refused
+    the usual way)."""
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view:
+        raise Http404
+    pending = play_selectors.pending_move(access=access, post=request.POST)
+    if pending is None:
+        return None
+    fields = [(name, value) for name, value in request.POST.items() if name not in NOT_RESENT]
+    context = {"game": access.game, "label": pending.label, "fields": fields, "title": _("Send this move?")}
+    return render(request, "games/confirm_move.html", context)
 
 
 @require_GET

@@ -16,10 +16,21 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.ui import names
-from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value
+from games.ui.base import (
+    BadMoveInput,
+    GameUI,
+    Move,
+    Players,
+    View,
+    at,
+    find_legal,
+    move_value,
+    plural_count,
+    score_number,
+)
 from mamma_mia.names import RECIPE_COLOUR_NAMES, RECIPE_SPECIAL_NAMES, TOPPING_NAMES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
@@ -560,6 +571,26 @@ class MammaMiaUI(GameUI):
             topping, _sep, count_text = play.partition(":")
             count = int(count_text)
         return {"type": "turn", "topping": topping, "count": count, "recipe": recipe, "draw": draw}
+
+    def score_text(self, score: Any) -> str:
+        """Mamma Mia! scores baked recipes."""
+        return ngettext("%(count)s recipe baked", "%(count)s recipes baked", plural_count(score)) % {
+            "count": score_number(score)
+        }
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """The recipes each seat baked; toppings left in hand break a tie (the rules: most toppings wins)."""
+        details = {}
+        hands = state.get("hands") or []
+        for seat, baked in enumerate(state.get("baked") or []):
+            left = sum((at(hands, seat) or {}).get("toppings", {}).values())
+            details[seat] = {
+                "parts": [recipe_name(recipe) for recipe in baked],
+                "tie_break": ngettext(
+                    "%(count)s topping left in hand", "%(count)s toppings left in hand", left
+                ) % {"count": left},
+            }
+        return details
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand: ``[{"seat": s, "toppings": [topping cards], "recipes": [recipe cards]}]``."""

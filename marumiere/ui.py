@@ -405,6 +405,22 @@ class MarumiereUI(GameUI):
             "leading": not trick,
         }
 
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """Each round's points: the bid and the tricks taken (equal totals share the place)."""
+        details: dict[int, dict[str, Any]] = {}
+        for result in state.get("results") or []:
+            for row in result.get("seats") or []:
+                details.setdefault(row["seat"], {"parts": [], "tie_break": ""})["parts"].append(
+                    _("round %(round)s: %(points)s (bid %(bid)s, took %(won)s)")
+                    % {
+                        "round": result.get("round"),
+                        "points": f"{row['points']:+d}",
+                        "bid": bid_phrase(row.get("number")),
+                        "won": row.get("won"),
+                    }
+                )
+        return details
+
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's row with every face.
 

@@ -99,6 +99,37 @@ def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
     return SeatView.objects.filter(game=game, seat_number=seat_number).first()
 
 
+@dataclass(frozen=True)
+class PendingMove:
+    """A one-tap move waiting for its player's confirmation (issue 19): what the move form calls it."""
+
+    label: str
+
+
+def pending_move(*, access, post) -> PendingMove | None:
+    """The one-tap move ``post`` asks for, as the viewer's own move form names it, if it is one of the
+    viewer's legal moves now; ``None`` otherwise (the post then goes its normal way and is refused with
+    the reason). One query: the viewer's SeatView row."""
+    from games.ui import BadMoveInput, get_ui
+
+    seat = access.seat
+    if seat is None or seat.is_bot or access.game.status != GameStatus.ACTIVE:
+        return None
+    row = seat_view_for(game=access.game, seat_number=seat.number)
+    if row is None or not row.legal_moves:
+        return None
+    ui = get_ui(access.game.engine_slug)
+    try:
+        move = ui.parse_move(post, legal_moves=row.legal_moves)
+    except BadMoveInput:
+        return None
+    view = {**row.view, "log": row.log_tail}
+    label = ui.move_label(
+        view=view, legal_moves=row.legal_moves, seat=seat.number, players=player_dicts(access.seats), move=move
+    )
+    return PendingMove(label=label)
+
+
 def page_token(*, game: Game, seats: list[Seat], activity: int = 0) -> str:
     """What the live partial compares: changes with every move, the start/end, each join or leave, and
     the table's activity (``together``: a chat message, a resignation, a call-off, a rematch)."""

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.ui import names
 
@@ -193,6 +194,14 @@ class GameUI:
             raise BadMoveInput(_("That move is not allowed now. Please choose again."))
         return move
 
+    def move_label(
+        self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players, move: Move
+    ) -> str:
+        """What the viewer's move form calls ``move`` (the label of its one-tap button), for the page
+        that asks to confirm it; ``""`` when the form has no such button."""
+        form = self.page_context(view=view, legal_moves=legal_moves, seat=seat, players=players)["gameui"].get("form")
+        return _label_of(form, move_value(move)) or ""
+
     def parse_fields(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
         """Assemble a move from the game's form fields; games with composite forms override this."""
         raise BadMoveInput(_("Please choose a move."))
@@ -217,6 +226,56 @@ class GameUI:
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand from the full state, once the game is over."""
         raise NotImplementedError
+
+    # The end screen (issue 19) ---------------------------------------------------
+
+    def score_text(self, score: Any) -> str:
+        """A final score with its unit: "1 point", "12 points" (games scoring something else override)."""
+        return ngettext("%(count)s point", "%(count)s points", plural_count(score)) % {"count": score_number(score)}
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """How each seat's score came about, from the final full state: ``{seat: {"parts": [text, ...],
+        "tie_break": text}}``; ``tie_break`` says what decides between equal scores (shown where it did)."""
+        return {}
+
+
+def plural_count(value: Any) -> int:
+    """A number for ``ngettext``: whole numbers as ``int``, any other (2.5, ``None``) as 2 (plural everywhere here)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 2
+    return int(number) if number.is_integer() else 2
+
+
+def score_number(value: Any) -> str:
+    """A score as people write it: 12, -3, 2.5 (no "12.0")."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+def _label_of(node: Any, value: str) -> str | None:
+    """The label of the form option (any depth of dicts and lists) whose ``value`` is ``value``: its own
+    ``label``, else its card's."""
+    if isinstance(node, Mapping):
+        if node.get("value") == value:
+            card = node.get("card")
+            label = node.get("label") or (card.get("label") if isinstance(card, Mapping) else None)
+            if label:
+                return str(label)
+        children = node.values()
+    elif isinstance(node, (list, tuple)):
+        children = node
+    else:
+        return None
+    for child in children:
+        found = _label_of(child, value)
+        if found:
+            return found
+    return None
 
 
 def generic_event_text(event: Any, players: Players) -> str:
