@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, expect
 
-from e2e.support import E2E_DIR, Checker, Findings, Mailbox, Player, loopback
+from e2e.support import E2E_DIR, Checker, Findings, Mailbox, Player, loopback, open_menu
 
 MOVES_JS = (E2E_DIR / "js" / "moves.js").read_text(encoding="utf-8")
 
@@ -463,6 +463,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
         expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} point{'' if score == 1 else 's'}")
         table.checker.page(page, f"my games ({player.viewport})", axe=True, axe_key=f"my-games-{player.viewport}")
 
+        open_menu(page)
         page.get_by_role("navigation", name="Main").get_by_role("link", name=player.username).click()
         game_link = page.get_by_role("link", name=re.compile(rf"#{table.game_id}$"))
         row = page.locator("table.history tbody tr", has=game_link)

@@ -98,6 +98,8 @@ def test_without_javascript_a_phone_is_asked_on_a_page(browser, player_factory, 
     context = browser.new_context(
         viewport=PHONE, base_url=stack.base_url, java_script_enabled=False, user_agent=IPHONE_UA,
         locale="en-GB", timezone_id="UTC", device_scale_factor=2,
+        # What a phone's Chromium says of itself (desktop Chromium, emulating, would send ?0).
+        extra_http_headers={"Sec-CH-UA-Mobile": "?1"},
     )
     try:
         context.add_cookies(players[0].context.cookies())

@@ -56,14 +56,28 @@ def test_phone_header_is_one_line_and_move_get_and_favicon(player_factory, check
     header = page.locator(".site-header .nav")
     heights = page.evaluate(
         "() => { const nav = document.querySelector('.site-header .nav');"
-        " const mids = [...nav.children].map(c => { const r = c.getBoundingClientRect();"
+        " const mids = [...nav.children].filter(c => c.getClientRects().length)"
+        ".map(c => { const r = c.getBoundingClientRect();"
         " return r.top + r.height / 2; });"
         " return {spread: Math.max(...mids) - Math.min(...mids), height: nav.getBoundingClientRect().height,"
-        " small: [...nav.querySelectorAll('a, button')].filter(a => a.getBoundingClientRect().height < 24)"
-        ".map(a => a.textContent.trim())}; }"
+        " small: [...nav.querySelectorAll('a, button')].filter(a => a.getClientRects().length)"
+        ".filter(a => a.getBoundingClientRect().height < 24).map(a => a.textContent.trim()),"
+        " wide: document.documentElement.scrollWidth > window.innerWidth}; }"
     )
     assert heights["spread"] < 8 and heights["height"] < 60, heights  # one line
     assert not heights["small"], f"header tap targets under 24 px: {heights['small']}"
+    assert not heights["wide"], "the header widens the page"
+    # The rest is behind Menu (issue 19): one tap opens it, every link a big enough target.
+    page.get_by_role("link", name="Menu").click()
+    menu = page.locator("#nav-more")
+    expect(menu).to_be_visible()
+    expect(page.locator(".nav-more__toggle")).to_have_attribute("aria-expanded", "true")
+    for control in (menu.get_by_role("link", name="Settings"), menu.get_by_role("button", name="Log out")):
+        expect(control).to_be_visible()
+        assert control.bounding_box()["height"] >= 24
+    page.screenshot(path=str(checker.shots / "header-menu-open-phone.png"))
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
     names = page.locator(".player-name a")
     for i in range(names.count()):
         assert names.nth(i).bounding_box()["height"] >= 24

@@ -205,21 +205,65 @@ def _platform_event_text(event: GameEvent) -> str:
 
 
 def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
-    from games.ui import describe_event
-
-    lines = []
     entries = play_selectors.log_entries(
         game=game,
         seat_view=seat_view,
         seat_number=seat_number,
         full_log=full_log,
         limit=None if full_log is not None else LOG_ON_PAGE,
+        annotate=lambda events: _ui(game.engine_slug).annotated_log(events, players=players),
     )
-    for entry in entries:
-        if entry.kind == "engine":
-            lines.append({"platform": False, "text": describe_event(game.engine_slug, entry.event, players)})
-        else:
-            lines.append({"platform": True, "text": _platform_event_text(entry.platform)})
+    play_selectors.add_log_times(game=game, seat_number=seat_number, entries=entries, seat_view=seat_view)
+    return _lines(game.engine_slug, entries, players)
+
+
+def _lines(slug: str, entries, players) -> list[dict]:
+    """The log as people read it (issue 19): each line with its time (a new day says its date), a break
+    before each round, runs of events the game collapses (Mamma Mia!'s forgotten announcements) as one
+    line, and no line the next one says again (Konamon!'s own "has chosen")."""
+    from django.utils import timezone
+
+    from games.ui import describe_event
+
+    ui = _ui(slug)
+    lines: list[dict] = []
+    run: list = []
+
+    def flush() -> None:
+        if run:
+            text = ui.collapsed_text([entry.event for entry in run], players=players)
+            lines.append({"platform": False, "text": text, "at": run[-1].at, "hidden": True})
+            run.clear()
+
+    for position, entry in enumerate(entries):
+        if entry.kind != "engine":
+            flush()
+            lines.append({"platform": True, "text": _platform_event_text(entry.platform), "at": entry.at})
+            continue
+        event = entry.event
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind in ui.collapsed_events:
+            run.append(entry)
+            continue
+        flush()
+        following = entries[position + 1] if position + 1 < len(entries) else None
+        if following is not None and following.kind == "engine" and ui.redundant_event(event, following.event):
+            continue
+        lines.append(
+            {
+                "platform": False,
+                "text": describe_event(slug, event, players),
+                "at": entry.at,
+                "round_break": kind in ui.round_events and bool(lines),
+            }
+        )
+    flush()
+    day = None
+    for line in lines:
+        if line.get("at") is not None:
+            today = timezone.localtime(line["at"]).date()
+            line["new_day"] = today != day
+            day = today
     return lines
 
 
@@ -267,7 +311,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
 
     def build_board() -> game_board.BoardParts:
         # Only on a cache miss: the viewer's own SeatView row, the UI's context and the log.
-        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number)
+        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number, with_log_times=True)
         if seat_view is None:
             raise Http404
         ui = _ui(game.engine_slug)
@@ -460,6 +504,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     as_seat = max(0, min(as_seat, game.players - 1))
     try:
         state, last_move, total = history_services.replay_step(game, step)
+        rounds = history_services.round_starts(game)
     except ReplayUnavailable as exc:
         messages.error(request, exc.message)
         return redirect("game", game.pk)
@@ -479,16 +524,21 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "revealed_hands": ui.revealed_hands(state),
         "view": view,
         "steps": {"first": 0, "prev": max(0, step - 1), "next": min(total, step + 1), "last": total},
+        "rounds": [{"round": number, "step": start} for number, start in rounds],
+        "current_round": next((number for number, start in reversed(rounds) if start <= step), None),
     }
     try:
         get_template(ui.revealed_template)
         context["revealed_template"] = ui.revealed_template
     except TemplateDoesNotExist:
         context["revealed_template"] = None
-    log = view.get("log") or []
-    from games.ui import describe_event
-
-    context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
+    log = ui.annotated_log(view.get("log") or [], players=players)
+    entries = [play_selectors.LogEntry("engine", event=event) for event in log[-12:]]
+    context["log_lines"] = _lines(game.engine_slug, entries, players)[-10:]
+    reveal = ui.replay_reveal(state)
+    if reveal is not None:
+        context["replay_reveal"] = reveal
+        context["reveal_template"] = f"{ui.template_folder}/replay_reveal.html"
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
     from together.page import replay_chat
 

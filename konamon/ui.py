@@ -617,6 +617,15 @@ class KonamonUI(GameUI):
             )
         return move
 
+    def redundant_event(self, event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+        """Your own "has chosen" is followed by what you chose (private): one line, not two."""
+        return (
+            event.get("type") == "chose"
+            and following is not None
+            and following.get("type") == "choice"
+            and following.get("seat") == event.get("seat")
+        )
+
     def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
         """Points from steps (1 each), bonuses of the customers served, penalties; customers served break
         a tie (the rules: most customers wins)."""

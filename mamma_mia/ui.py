@@ -405,7 +405,15 @@ def _returned(event: dict[str, Any], players: Players) -> str:
     return _("%(recipe)s cannot be baked: it goes back under %(player)s's recipe deck.") % values
 
 
+def _forgotten(event: Mapping[str, Any], players: Players) -> str:
+    """One announcement the viewer no longer remembers (strict memory): whose, never what."""
+    if event.get("what") == "draw":
+        return _("Your earlier draw is hidden by the memory rule.")
+    return _("A play by %(player)s is hidden by the memory rule.") % {"player": _seat(event, players)}
+
+
 EVENT_DESCRIBERS = {
+    "forgotten": _forgotten,
     "round": lambda e, p: (
         _("Round %(round)s begins; %(player)s starts.") % {"round": e["round"], "player": _seat(e, p, "first")}
     ),
@@ -571,6 +579,22 @@ class MammaMiaUI(GameUI):
             topping, _sep, count_text = play.partition(":")
             count = int(count_text)
         return {"type": "turn", "topping": topping, "count": count, "recipe": recipe, "draw": draw}
+
+    collapsed_events = frozenset({"forgotten"})
+
+    def collapsed_text(self, events: list[Mapping[str, Any]], *, players: Players) -> str:
+        """A run of announcements the viewer no longer hears (strict memory): how many, never what."""
+        plays = sum(1 for event in events if event.get("what") == "play")
+        if not plays:
+            return _("Your earlier draws are hidden by the memory rule.")
+        return ngettext(
+            "%(count)s play hidden by the memory rule.", "%(count)s plays hidden by the memory rule.", plays
+        ) % {"count": plays}
+
+    def replay_reveal(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """The oven's cards in the order they went in (face down during the game)."""
+        oven = [any_card(card) for card in state.get("oven") or []]
+        return {"oven": [card for card in oven if card is not None]}
 
     def score_text(self, score: Any) -> str:
         """Mamma Mia! scores baked recipes."""

@@ -95,6 +95,10 @@ class GameUI:
     message_templates: dict[str, Any] = {}
     # IllegalMove param name -> how to show its value (a product id as its translated name).
     message_formatters: dict[str, Callable[[Any], str]] = {}
+    # Engine event types that begin a round: the log shows a round break before them (issue 19).
+    round_events: frozenset[str] = frozenset({"round", "round_start"})
+    # Engine event types shown as one line per run of them (``collapsed_text``), e.g. forgotten announcements.
+    collapsed_events: frozenset[str] = frozenset()
     # Legal move type -> what the player is asked to do, for e-mails ("place your bid"); the first
     # type of the seat's legal moves listed here wins, else the platform's generic phrase.
     awaited_phrases: tuple[tuple[str, Any], ...] = ()
@@ -226,6 +230,24 @@ class GameUI:
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand from the full state, once the game is over."""
         raise NotImplementedError
+
+    def annotated_log(self, events: list[Mapping[str, Any]], *, players: Players) -> list[Mapping[str, Any]]:
+        """The viewer's log events with what their describers need from the events before them (one for
+        one, in order): e.g. Marumiere's picks get their pile's laid-out number."""
+        return events
+
+    def redundant_event(self, event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+        """Whether the log leaves ``event`` out because the ``following`` one says it again, better."""
+        return False
+
+    def collapsed_text(self, events: list[Mapping[str, Any]], *, players: Players) -> str:
+        """One log line for a run of ``collapsed_events``."""
+        return generic_event_text(events[-1], players)
+
+    def replay_reveal(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """What else the replay shows of the full state (nothing is secret once the game is over), for
+        ``<game folder>/replay_reveal.html``; ``None``: nothing."""
+        return None
 
     # The end screen (issue 19) ---------------------------------------------------
 

@@ -4,7 +4,6 @@ hand is revealed, and the rematch is right under the banner."""
 
 from __future__ import annotations
 
-import random
 import re
 from types import SimpleNamespace
 
@@ -12,26 +11,10 @@ import pytest
 from django.urls import reverse
 
 from games.history.selectors import end_screen
-from games.models import GameStatus
-from games.play import services as play_services
 from games.ui import get_ui
 from games.ui.base import GameUI
-from tests.games.game_helpers import awaited_human, start_game
+from tests.games.game_helpers import play_out, start_game
 from tests.games.ui.support import final_state, make_players
-
-
-def play_out(game, seed: int = 1):
-    """Every human move at random until the end (the bots move by themselves)."""
-    rng = random.Random(seed)
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != GameStatus.ACTIVE:
-            return game
-        seat, seat_view = awaited_human(game)
-        play_services.check_play_move(
-            user=seat.user, game_id=game.pk, move=rng.choice(seat_view.legal_moves), expected_version=game.version
-        )
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.django_db(transaction=True)
