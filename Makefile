@@ -42,7 +42,7 @@ bench: $(BENCH_STAMP)
 	MAMMAMIA_VAR_DIR=$(CURDIR)/var/bench $(DEVSERVICES) $(BIN)/python -m bench $(BENCH_ARGS)
 
 # Browser tests (e2e/): the site as in production (gunicorn with DEBUG=0, a Celery worker and beat, an SMTP
-# catcher) on a fresh database mammamia_e2e, driven by Playwright with Debian's Chromium. E2E_ARGS go to pytest.
+# catcher) on a fresh database mammamia_e2e, driven by Playwright with Debian's Chromium. E2E_ARGS go to pytest (naming e2e/ files runs only those).
 E2E_STAMP := $(VENV)/.e2e-installed
 E2E_ARTIFACTS ?= $(CURDIR)/e2e-artifacts
 $(E2E_STAMP): $(STAMP) pyproject.toml
@@ -52,7 +52,7 @@ $(E2E_STAMP): $(STAMP) pyproject.toml
 e2e: $(E2E_STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	E2E_ARTIFACTS=$(E2E_ARTIFACTS) E2E_CHROMIUM=$$(command -v chromium) \
-		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning e2e $(E2E_ARGS); \
+		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning $(if $(filter e2e/%,$(E2E_ARGS)),,e2e) $(E2E_ARGS); \
 		status=$$?; echo "e2e artifacts (screenshots, e-mails, logs, findings.md): $(E2E_ARTIFACTS)"; exit $$status
 
 lint: $(STAMP)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import NotifyMode, TimeZoneSource, User
+from accounts.models import ConfirmMoves, NotifyMode, TimeZoneSource, User
 from accounts.time_zones import find_zone
 
 
@@ -72,3 +72,23 @@ class SettingsForm(forms.ModelForm):
         if "time_zone" in self.changed_data:
             self.instance.time_zone_source = TimeZoneSource.CHOSEN  # the browser's zone no longer applies
         return super().save(commit=commit)
+
+
+class ConfirmMovesForm(forms.ModelForm):
+    """Confirm one-tap moves (issue 19): its own small form on the settings page."""
+
+    class Meta:
+        model = User
+        fields = ["confirm_moves"]
+        labels = {"confirm_moves": _("Ask “Send this move?” before a one-tap move goes")}
+        help_texts = {
+            "confirm_moves": _(
+                "A card, a pile or a step you tap is sent at once. With a confirmation, the tap only picks it, "
+                "and a second tap sends it: no move lost to a slip of the finger."
+            )
+        }
+        widgets = {"confirm_moves": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["confirm_moves"].choices = ConfirmMoves.choices

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
@@ -28,6 +29,14 @@ class TimeZoneSource(models.TextChoices):
     CHOSEN = "chosen", _("chosen in the settings")
 
 
+class ConfirmMoves(models.TextChoices):
+    """Whether a one-tap move (a card, a pile, a step) asks "Send this move?" before it goes."""
+
+    AUTO = "auto", _("On touch screens (phones, tablets), not with a mouse")
+    ALWAYS = "always", pgettext_lazy("confirm one-tap moves", "Always")
+    NEVER = "never", pgettext_lazy("confirm one-tap moves", "Never")
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True, help_text=_("Shown to other players. Defaults to your username.")
@@ -45,6 +54,11 @@ class User(AbstractUser):
         default=NotifyMode.ONCE_UNTIL_VISIT,
     )
     deadline_reminders = models.BooleanField(_("deadline reminders"), default=True)
+    # Issue 19: "auto" asks on a touch screen, decided by the browser ((pointer: coarse)), or without
+    # JavaScript by the request's mobile hint (accounts.confirm).
+    confirm_moves = models.CharField(
+        _("confirm one-tap moves"), max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.AUTO
+    )
     # Set by the mailer when an address fails permanently; shown on the profile.
     email_undeliverable_since = models.DateTimeField(_("e-mail undeliverable since"), null=True, blank=True)
     # Vacation: deadlines pause until this moment.

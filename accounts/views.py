@@ -8,11 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.forms import SettingsForm
+from accounts.forms import ConfirmMovesForm, SettingsForm
 from accounts.models import User
 from accounts.preferences import remember_language
 from accounts.time_zones import set_from_browser, zone_options
@@ -41,6 +42,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "time_zones": zone_options(language=translation.get_language() or "en"),
+        "confirm_form": ConfirmMovesForm(instance=request.user),
         **settings_context(request.user),
     }
     return render(request, "accounts/settings.html", context)
@@ -56,6 +58,19 @@ def browser_time_zone(request: HttpRequest) -> HttpResponse:
     if request.user.time_zone_source or set_from_browser(user=request.user, name=name):
         return HttpResponse(status=204)
     return HttpResponse(status=400)
+
+
+@login_required
+@require_POST
+def confirm_moves_view(request: HttpRequest) -> HttpResponse:
+    """Save the "confirm one-tap moves" setting (its own form on the settings page)."""
+    form = ConfirmMovesForm(request.POST, instance=request.user)
+    if form.is_valid():
+        form.save()
+        messages.success(request, _("Your settings are saved."))
+    else:
+        messages.error(request, _("Choose one of the options."))
+    return redirect(reverse("settings") + "#confirm-moves")
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

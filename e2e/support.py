@@ -217,6 +217,7 @@ def sign_up(
     """Sign up through the form, open the verification link from the e-mail, confirm."""
     check = check or (lambda name: None)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Sign up").click()
     expect(page).to_have_url(re.compile(r"/accounts/signup/"))
     check("signup")
@@ -240,10 +241,20 @@ def log_in(page: Page, *, login: str, password: str = PASSWORD) -> None:
     page.get_by_label(re.compile("Username or email|Login|E-mail or username", re.I)).fill(login)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name=re.compile("Sign in|Log in", re.I)).click()
-    expect(page.locator(LOGOUT_BUTTON)).to_be_visible()
+    expect(page.locator(LOGOUT_BUTTON)).to_have_count(1)
 
 
 LOGOUT_BUTTON = 'header form[action$="/accounts/logout/"] button'
+MENU_TOGGLE = "header .nav-more__toggle"
+
+
+def open_menu(page: Page) -> None:
+    """On a phone the header folds the account links and the language behind Menu (issue 19): open it.
+    Nothing to do on a wider screen, or when it is open."""
+    toggle = page.locator(MENU_TOGGLE)
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+        expect(page.locator("#nav-more")).to_be_visible()
 
 
 def logged_in(page: Page) -> bool:
@@ -251,6 +262,7 @@ def logged_in(page: Page) -> bool:
 
 
 def log_out(page: Page) -> None:
+    open_menu(page)
     page.locator(LOGOUT_BUTTON).click()
     if "/accounts/logout/" in page.url:  # allauth asks to confirm a GET-less logout
         page.locator("main form button").last.click()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page, expect
 
-from e2e.support import E2E_DIR, Checker, Findings, Mailbox, Player, loopback
+from e2e.support import E2E_DIR, Checker, Findings, Mailbox, Player, loopback, open_menu
 
 MOVES_JS = (E2E_DIR / "js" / "moves.js").read_text(encoding="utf-8")
 
@@ -191,6 +191,32 @@ def _focused_marked() -> str:
     return f"() => !!document.activeElement && document.activeElement.hasAttribute('{TARGET}')"
 
 
+# Whether pressing this move button asks "Send this move?" first (issue 19, static/js/confirm.js): a one-tap
+# form, and the player's setting "always", or "auto" (the default) on a touch screen.
+ASKS_JS = """(b) => {
+  if (!b.form || !b.form.querySelector('input[name=one_tap]')) { return false; }
+  const holder = document.querySelector('[data-confirm-moves]');
+  const mode = holder ? holder.dataset.confirmMoves : 'auto';
+  return mode === 'always' || (mode === 'auto' && matchMedia('(pointer: coarse)').matches);
+}"""
+
+
+def confirm_bar_send(table: Table | None, player: Player, *, keyboard: bool) -> None:
+    """The confirmation bar is up: send the move with it (its Send button has the focus)."""
+    page = player.page
+    bar = page.locator(".confirm-bar")
+    expect(bar).to_be_visible()
+    expect(page.locator("#moves button[name=move][aria-pressed=true]")).to_have_count(1)
+    if table is not None:
+        table.see("confirm one-tap move", player)
+    with page.expect_navigation():
+        if keyboard:
+            expect(bar.get_by_role("button", name="Send")).to_be_focused()
+            page.keyboard.press("Enter")
+        else:
+            bar.get_by_role("button", name="Send").click()
+
+
 def play_by_keyboard(table: Table, player: Player, choice: Choice, kind: dict) -> bool:
     """The move with the keyboard alone; False (and a finding) when a control cannot be reached."""
     page = player.page
@@ -202,8 +228,13 @@ def play_by_keyboard(table: Table, player: Player, choice: Choice, kind: dict) -
             return False
         if table.keyboard_moves == 0:
             table.checker.shot(page, "keyboard-focus", player.username)
-        with page.expect_navigation():
-            page.keyboard.press("Enter" if table.keyboard_moves % 2 == 0 else "Space")
+        key = "Enter" if table.keyboard_moves % 2 == 0 else "Space"
+        if page.locator(f"[{TARGET}]").evaluate(ASKS_JS):
+            page.keyboard.press(key)
+            confirm_bar_send(table, player, keyboard=True)
+        else:
+            with page.expect_navigation():
+                page.keyboard.press(key)
         return True
     for name, value in choice.radios.items():
         group = f"#moves input[type=radio][name='{name}']"
@@ -232,11 +263,16 @@ def play_by_keyboard(table: Table, player: Player, choice: Choice, kind: dict) -
     return True
 
 
-def play_by_mouse(player: Player, choice: Choice) -> None:
+def play_by_mouse(player: Player, choice: Choice, table: Table | None = None) -> None:
     page = player.page
     if choice.button is not None:
-        with page.expect_navigation():
-            page.locator("#moves button[name=move]").nth(choice.button).click()
+        button = page.locator("#moves button[name=move]").nth(choice.button)
+        if button.evaluate(ASKS_JS):
+            button.click()
+            confirm_bar_send(table, player, keyboard=False)
+        else:
+            with page.expect_navigation():
+                button.click()
         return
     for name, value in choice.radios.items():
         radio = f"input[type=radio][name='{name}'][value='{value}']"
@@ -266,7 +302,7 @@ def make_move(table: Table, player: Player, policy: Policy, *, keyboard_every: i
         table.keyboard_moves += 1
         table.keyboard_forms.add(form_key)
     else:
-        play_by_mouse(player, choice)
+        play_by_mouse(player, choice, table)
     table.moves += 1
     table.loaded(player)
     error = page.locator(".game-error")
@@ -371,11 +407,12 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
 
 
 def final_ranking(page: Page) -> list[tuple[int, str, float]]:
-    rows = page.locator("section.final table tbody tr")
+    rows = page.locator("section.final table.final-ranking tbody tr")
     ranking = []
     for i in range(rows.count()):
-        cells = rows.nth(i).locator("td").all_inner_texts()
-        ranking.append((int(cells[0]), cells[1].strip().split("\n")[0].strip(), float(cells[2])))
+        row = rows.nth(i)
+        place, name, score = (row.get_attribute(f"data-{key}") for key in ("place", "name", "score"))
+        ranking.append((int(place), name, float(score)))
     return ranking
 
 
@@ -423,9 +460,10 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
                             has=page.get_by_role("link", name=re.compile(rf"#{table.game_id}$")))
         expect(item).to_have_count(1)
         score = score_of[player.username]
-        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} points")
+        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} point{'' if score == 1 else 's'}")
         table.checker.page(page, f"my games ({player.viewport})", axe=True, axe_key=f"my-games-{player.viewport}")
 
+        open_menu(page)
         page.get_by_role("navigation", name="Main").get_by_role("link", name=player.username).click()
         game_link = page.get_by_role("link", name=re.compile(rf"#{table.game_id}$"))
         row = page.locator("table.history tbody tr", has=game_link)
@@ -445,3 +483,50 @@ def summary(table: Table) -> str:
         f"(every kind of form: {sorted(table.keyboard_forms)}), seen {table.seen}, "
         f"live updates after [{live}], {table.mail_links_followed} turn e-mail links followed"
     )
+
+
+# Fast-forward ----------------------------------------------------------------------------------------------
+
+FAST_FORWARD = """
+import random, sys, time
+import django
+django.setup()
+from games.models import Game, Seat, SeatView
+from games.play import services
+from games.exceptions import GameError
+game_id, seed = int(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(seed)
+game = Game.objects.get(pk=game_id)
+for _ in range(20000):
+    game.refresh_from_db()
+    if game.status != "active":
+        break
+    seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").order_by("number").first()
+    if seat is None:  # a bot moves (the Celery worker)
+        time.sleep(0.1)
+        continue
+    view = SeatView.objects.get(game=game, seat_number=seat.number)
+    try:
+        services.check_play_move(user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves),
+                                 expected_version=game.version)
+    except GameError:
+        pass
+print(game.status)
+"""
+
+
+def fast_forward_to_end(stack, game_id: int, *, seed: int = 1) -> None:
+    """Play a game's human moves at random on the server (the service the move form posts to) until it
+    ends: for the tests of the end screen and the replay, which need a finished game, not another game
+    played through the pages (the game tests do that)."""
+    import subprocess
+    import sys
+
+    from e2e.stack import BASE_DIR
+
+    script = ["-c", FAST_FORWARD, str(game_id), str(seed)]
+    result = subprocess.run(
+        [sys.executable, *script], cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert result.returncode == 0 and result.stdout.strip().endswith("finished"), result.stderr[-2000:]

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.support import PASSWORD, log_in, log_out, logged_in, sign_up, unique_name
+from e2e.support import PASSWORD, log_in, log_out, logged_in, open_menu, sign_up, unique_name
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
@@ -44,16 +44,19 @@ def test_sign_up_verify_log_in_and_read_japanese(viewport, contexts, stack, mail
     checker.page(page, f"{viewport} login with an error", axe=True)
 
     log_in(page, login=address)  # by e-mail address this time
+    open_menu(page)
     expect(page.get_by_role("link", name=username)).to_be_visible()
     checker.page(page, f"{viewport} home (logged in)", axe=True)
 
     # Switch to 日本語 with the language menu in the header.
+    open_menu(page)
     page.get_by_label("Language").select_option("ja")
     page.get_by_role("button", name="Go").click()
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     nav = page.get_by_role("navigation").first
     expect(nav.get_by_role("link", name="マイゲーム")).to_be_visible()
     expect(nav.get_by_role("link", name="ロビー")).to_be_visible()
+    open_menu(page)
     expect(page.get_by_role("button", name="ログアウト")).to_be_visible()
     checker.page(page, f"{viewport} home in Japanese", axe=True)
     checker.shot(page, "home-ja", "visitor")
@@ -68,4 +71,5 @@ def test_sign_up_verify_log_in_and_read_japanese(viewport, contexts, stack, mail
     fresh, fresh_page = contexts(viewport, "visitor-again")
     log_in(fresh_page, login=username)
     expect(fresh_page.locator("html")).to_have_attribute("lang", "ja")
+    open_menu(fresh_page)
     expect(fresh_page.get_by_role("button", name="ログアウト")).to_be_visible()

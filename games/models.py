@@ -292,7 +292,9 @@ class Seat(models.Model):
     def name(self) -> str:
         if self.user_id is not None:
             return self.user.public_name
-        return str(_("Bot {n}").format(n=(self.number if self.number is not None else self.join_order) + 1))
+        # Numbered by the order the seats were taken, not by the seat the start draws: a bot keeps the
+        # name it had in the waiting room (issue 19).
+        return str(_("Bot {n}").format(n=self.join_order + 1))
 
 
 class PlayerStats(models.Model):
@@ -365,6 +367,10 @@ class Move(models.Model):
     made_by = models.CharField(_("made by"), max_length=10, choices=MadeBy.choices, default=MadeBy.PLAYER)
     created_at = models.DateTimeField(_("made"), auto_now_add=True)
     idempotency_key = models.UUIDField(null=True, blank=True)
+    # Each viewer's ("0", "1", ... and "spectator") engine log length after this move, like
+    # GameEvent.log_positions: the log shows each event with the time of the move that made it (issue 19).
+    # Counts only, never cards; empty for moves made before it was kept.
+    log_positions = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("move")

@@ -18,8 +18,9 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.confirm import confirm_mode, must_confirm
 from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
@@ -238,21 +239,65 @@ def _platform_event_text(event: GameEvent) -> str:
 
 
 def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
-    from games.ui import describe_event
-
-    lines = []
     entries = play_selectors.log_entries(
         game=game,
         seat_view=seat_view,
         seat_number=seat_number,
         full_log=full_log,
         limit=None if full_log is not None else LOG_ON_PAGE,
+        annotate=lambda events: _ui(game.engine_slug).annotated_log(events, players=players),
     )
-    for entry in entries:
-        if entry.kind == "engine":
-            lines.append({"platform": False, "text": describe_event(game.engine_slug, entry.event, players)})
-        else:
-            lines.append({"platform": True, "text": _platform_event_text(entry.platform)})
+    play_selectors.add_log_times(game=game, seat_number=seat_number, entries=entries, seat_view=seat_view)
+    return _lines(game.engine_slug, entries, players)
+
+
+def _lines(slug: str, entries, players) -> list[dict]:
+    """The log as people read it (issue 19): each line with its time (a new day says its date), a break
+    before each round, runs of events the game collapses (Mamma Mia!'s forgotten announcements) as one
+    line, and no line the next one says again (Konamon!'s own "has chosen")."""
+    from django.utils import timezone
+
+    from games.ui import describe_event
+
+    ui = _ui(slug)
+    lines: list[dict] = []
+    run: list = []
+
+    def flush() -> None:
+        if run:
+            text = ui.collapsed_text([entry.event for entry in run], players=players)
+            lines.append({"platform": False, "text": text, "at": run[-1].at, "hidden": True})
+            run.clear()
+
+    for position, entry in enumerate(entries):
+        if entry.kind != "engine":
+            flush()
+            lines.append({"platform": True, "text": _platform_event_text(entry.platform), "at": entry.at})
+            continue
+        event = entry.event
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind in ui.collapsed_events:
+            run.append(entry)
+            continue
+        flush()
+        following = entries[position + 1] if position + 1 < len(entries) else None
+        if following is not None and following.kind == "engine" and ui.redundant_event(event, following.event):
+            continue
+        lines.append(
+            {
+                "platform": False,
+                "text": describe_event(slug, event, players),
+                "at": entry.at,
+                "round_break": kind in ui.round_events and bool(lines),
+            }
+        )
+    flush()
+    day = None
+    for line in lines:
+        if line.get("at") is not None:
+            today = timezone.localtime(line["at"]).date()
+            line["new_day"] = today != day
+            day = today
     return lines
 
 
@@ -273,6 +318,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         "my_turn": False,
         "title": str(game),
         "option_labels": _option_labels(game),
+        "confirm_moves": confirm_mode(request.user),
     }
     if game.status == GameStatus.OPEN:
         seated = access.seat is not None
@@ -302,7 +348,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
 
     def build_board() -> game_board.BoardParts:
         # Only on a cache miss: the viewer's own SeatView row, the UI's context and the log.
-        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number)
+        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number, with_log_times=True)
         if seat_view is None:
             raise Http404
         ui = _ui(game.engine_slug)
@@ -327,7 +373,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
             }
         )
         if game.status == GameStatus.FINISHED:
-            board.update(_finished_context(game, players, ui))
+            board.update(_finished_context(game, players, ui, seat_number))
         # A move committed between reading the game and this row: right for now, wrong under this key.
         of_this_version = max(seat_view.view_version, seat_view.moves_version) <= game.version
         return game_board.BoardParts(context=board, my_turn=my_turn, cacheable=of_this_version)
@@ -365,18 +411,15 @@ def _option_labels(game) -> list[tuple[str, str]]:
     ]
 
 
-def _finished_context(game, players, ui) -> dict:
-    by_seat = {p["seat"]: p for p in players}
-    ranking = sorted(
-        [{**row, "player": by_seat.get(row["seat"], {})} for row in (game.outcome or [])],
-        key=lambda r: (r["rank"], r["seat"]),
-    )
-    hands = ui.revealed_hands(history_services.final_state(game))
+def _finished_context(game, players, ui, viewer_seat: int | None) -> dict:
+    state = history_services.final_state(game)
+    hands = ui.revealed_hands(state)
     try:
         revealed_template = get_template(ui.revealed_template) and ui.revealed_template
     except TemplateDoesNotExist:
         revealed_template = None
-    return {"ranking": ranking, "revealed_hands": hands, "revealed_template": revealed_template}
+    end = history_selectors.end_screen(game=game, state=state, players=players, ui=ui, viewer_seat=viewer_seat)
+    return {**end, "revealed_hands": hands, "revealed_template": revealed_template}
 
 
 @require_GET
@@ -409,11 +452,20 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """Hand the posted form to the service, which parses it (the UI's parser) under the game's lock
-    against the seat's stored legal moves; redirect, or show why not."""
+    against the seat's stored legal moves; redirect, or show why not. A GET (a reload of the page a
+    refused move rendered, or a shared address) goes back to the game instead of a bare 405."""
     from games.ui import BadMoveInput
+
+    if request.method != "POST":
+        return HttpResponseRedirect(reverse("game", args=[game_id]))
+    if request.POST.get("one_tap") and must_confirm(request):
+        # Confirm one-tap moves, without JavaScript (with it, static/js/confirm.js asks in place).
+        confirmation = _confirm_move_page(request, game_id)
+        if confirmation is not None:
+            return confirmation
 
     def parse(game, legal_moves):
         try:
@@ -437,6 +489,24 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
+
+
+NOT_RESENT = frozenset({"csrfmiddlewaretoken", "confirmed"})
+
+
+def _confirm_move_page(request: HttpRequest, game_id: int) -> HttpResponse | None:
+    """"Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
+    table to choose again. ``None`` when the post is no legal move of the viewer (it is then refused
+    the usual way)."""
+    access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
+    if access is None or not access.may_view:
+        raise Http404
+    pending = play_selectors.pending_move(access=access, post=request.POST)
+    if pending is None:
+        return None
+    fields = [(name, value) for name, value in request.POST.items() if name not in NOT_RESENT]
+    context = {"game": access.game, "label": pending.label, "fields": fields, "title": _("Send this move?")}
+    return render(request, "games/confirm_move.html", context)
 
 
 @require_GET
@@ -471,6 +541,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     as_seat = max(0, min(as_seat, game.players - 1))
     try:
         state, last_move, total = history_services.replay_step(game, step)
+        rounds = history_services.round_starts(game)
     except ReplayUnavailable as exc:
         messages.error(request, exc.message)
         return redirect("game", game.pk)
@@ -490,16 +561,21 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "revealed_hands": ui.revealed_hands(state),
         "view": view,
         "steps": {"first": 0, "prev": max(0, step - 1), "next": min(total, step + 1), "last": total},
+        "rounds": [{"round": number, "step": start} for number, start in rounds],
+        "current_round": next((number for number, start in reversed(rounds) if start <= step), None),
     }
     try:
         get_template(ui.revealed_template)
         context["revealed_template"] = ui.revealed_template
     except TemplateDoesNotExist:
         context["revealed_template"] = None
-    log = view.get("log") or []
-    from games.ui import describe_event
-
-    context["log_lines"] = [describe_event(game.engine_slug, e, players) for e in log[-10:]]
+    log = ui.annotated_log(view.get("log") or [], players=players)
+    entries = [play_selectors.LogEntry("engine", event=event) for event in log[-12:]]
+    context["log_lines"] = _lines(game.engine_slug, entries, players)[-10:]
+    reveal = ui.replay_reveal(state)
+    if reveal is not None:
+        context["replay_reveal"] = reveal
+        context["reveal_template"] = f"{ui.template_folder}/replay_reveal.html"
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
     from together.page import replay_chat
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from django.utils.text import capfirst
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.ui import names
@@ -24,6 +24,7 @@ from konamon.names import BOARD_NAMES, PROCESS_NAMES, PRODUCT_NAMES
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
 PRODUCTS = ("okonomiyaki", "taiyaki", "takoyaki")  # canonical order (shared/rules/konamon.md)
 PROCESSES = ("prep", "bake", "hand_over")
+STEP_EVENTS = frozenset(PROCESSES)  # each step scores 1 point
 BOARDS = ("cooking", "stove", "showcase")
 BOARD_LIMIT = 5
 MOOD_PLACES = (3, 2, 1, 0)
@@ -729,6 +730,50 @@ class KonamonUI(GameUI):
             label, help_text = unload_label(move, stove)
             return _("%(label)s (%(detail)s)") % {"label": label, "detail": help_text}
         return None
+
+    def redundant_event(self, event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+        """Your own "has chosen" is followed by what you chose (private): one line, not two."""
+        return (
+            event.get("type") == "chose"
+            and following is not None
+            and following.get("type") == "choice"
+            and following.get("seat") == event.get("seat")
+        )
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """Points from steps (1 each), bonuses of the customers served, penalties; customers served break
+        a tie (the rules: most customers wins)."""
+        count = state.get("players") or len(state.get("points") or [])
+        steps, bonus, penalty = [0] * count, [0] * count, [0] * count
+        for event in state.get("log") or []:
+            seat = event.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < count:
+                continue
+            kind = event.get("type")
+            if kind in STEP_EVENTS:
+                steps[seat] += 1
+            elif kind == "take":
+                bonus[seat] += event.get("bonus") or 0
+            elif kind == "penalty":
+                penalty[seat] += event.get("points") or 0
+        details = {}
+        for seat in range(count):
+            served = len(at(state.get("taken"), seat) or [])
+            done = steps[seat]
+            parts = [ngettext("%(count)s step: +%(count)s", "%(count)s steps: +%(count)s", done) % {"count": done}]
+            parts.append(
+                ngettext(
+                    "%(count)s customer served: +%(bonus)s", "%(count)s customers served: +%(bonus)s", served
+                ) % {"count": served, "bonus": bonus[seat]}
+            )
+            if penalty[seat]:
+                parts.append(_("penalties: −%(points)s") % {"points": penalty[seat]})
+            details[seat] = {
+                "parts": parts,
+                "tie_break": ngettext("%(count)s customer served", "%(count)s customers served", served)
+                % {"count": served},
+            }
+        return details
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand: ``[{"seat": s, "cards": [action card dicts]}]``."""

@@ -121,6 +121,8 @@ EVENTS: dict[str, str] = {
     "returned": "Recipe {recipe} goes back under seat {seat}'s recipe deck (declined: {declined}).",
     "shuffle": "The used toppings and the Mamma Mia card make the new kitchen of {kitchen} cards.",
     "end": "The game is over; winners: {winners}.",
+    # Only in views, never in the state's log: an announcement the viewer no longer hears (strict memory).
+    "forgotten": "Seat {seat} made an announcement you no longer remember ({what}).",
 }
 
 # Announcement events: subject to the memory option (see the module docstring).
@@ -673,7 +675,10 @@ def memory_start(state: State, seat: int | None) -> int:
 
 
 def visible_log(state: State, seat: int | None, since: int = 0, copy: bool = True) -> list[dict[str, Any]]:
-    """The events from ``since`` on that the seat may see, private markers stripped."""
+    """The events from ``since`` on that the seat may see, private markers stripped. An announcement the
+    seat heard but no longer remembers (strict memory) stays in its place as a ``forgotten`` event naming
+    only the seat and whether it was a play (``turn`` or ``pass``, not which) or the seat's own draw: the
+    log says that something was forgotten without saying what, and each viewer's log only ever grows."""
     start = memory_start(state, seat)
     events = []
     log = state["log"]
@@ -682,6 +687,8 @@ def visible_log(state: State, seat: int | None, since: int = 0, copy: bool = Tru
         if "only" in event and seat not in event["only"]:
             continue
         if index < start and event["type"] in HEARD_EVENTS:
+            what = "draw" if event["type"] == "drew" else "play"
+            events.append({"type": "forgotten", "seat": event.get("seat", seat), "what": what})
             continue
         if copy or "only" in event:
             event = {

@@ -19,7 +19,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.ui import names
-from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value
+from games.ui.base import (
+    BadMoveInput,
+    GameUI,
+    Move,
+    Players,
+    View,
+    at,
+    find_legal,
+    move_value,
+    plural_count,
+    score_number,
+)
 from mamma_mia.names import RECIPE_COLOUR_NAMES, RECIPE_SPECIAL_NAMES, TOPPING_NAMES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
@@ -414,7 +425,15 @@ def _returned(event: dict[str, Any], players: Players) -> str:
     return _("%(recipe)s cannot be baked: it goes back under %(player)s's recipe deck.") % values
 
 
+def _forgotten(event: Mapping[str, Any], players: Players) -> str:
+    """One announcement the viewer no longer remembers (strict memory): whose, never what."""
+    if event.get("what") == "draw":
+        return _("Your earlier draw is hidden by the memory rule.")
+    return _("A play by %(player)s is hidden by the memory rule.") % {"player": _seat(event, players)}
+
+
 EVENT_DESCRIBERS = {
+    "forgotten": _forgotten,
     "round": lambda e, p: (
         _("Round %(round)s begins; %(player)s starts.") % {"round": e["round"], "player": _seat(e, p, "first")}
     ),
@@ -595,13 +614,6 @@ class MammaMiaUI(GameUI):
             "is_turn": view.get("turn") == seat,
         }
 
-    def score_text(self, score: Any) -> str:
-        """Mamma Mia!'s score counts baked recipes."""
-        count = int(score) if isinstance(score, int | float) else score
-        return ngettext("%(count)s recipe", "%(count)s recipes", count if isinstance(count, int) else 2) % {
-            "count": count
-        }
-
     def game_context(
         self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
     ) -> dict[str, Any]:
@@ -682,6 +694,42 @@ class MammaMiaUI(GameUI):
         if kind == "decline":
             return decline_label(recipe)
         return None
+
+    collapsed_events = frozenset({"forgotten"})
+
+    def collapsed_text(self, events: list[Mapping[str, Any]], *, players: Players) -> str:
+        """A run of announcements the viewer no longer hears (strict memory): how many, never what."""
+        plays = sum(1 for event in events if event.get("what") == "play")
+        if not plays:
+            return _("Your earlier draws are hidden by the memory rule.")
+        return ngettext(
+            "%(count)s play hidden by the memory rule.", "%(count)s plays hidden by the memory rule.", plays
+        ) % {"count": plays}
+
+    def replay_reveal(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """The oven's cards in the order they went in (face down during the game)."""
+        oven = [any_card(card) for card in state.get("oven") or []]
+        return {"oven": [card for card in oven if card is not None]}
+
+    def score_text(self, score: Any) -> str:
+        """Mamma Mia! scores baked recipes."""
+        return ngettext("%(count)s recipe baked", "%(count)s recipes baked", plural_count(score)) % {
+            "count": score_number(score)
+        }
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """The recipes each seat baked; toppings left in hand break a tie (the rules: most toppings wins)."""
+        details = {}
+        hands = state.get("hands") or []
+        for seat, baked in enumerate(state.get("baked") or []):
+            left = sum((at(hands, seat) or {}).get("toppings", {}).values())
+            details[seat] = {
+                "parts": [recipe_name(recipe) for recipe in baked],
+                "tie_break": ngettext(
+                    "%(count)s topping left in hand", "%(count)s toppings left in hand", left
+                ) % {"count": left},
+            }
+        return details
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand: ``[{"seat": s, "toppings": [topping cards], "recipes": [recipe cards]}]``."""

@@ -2,11 +2,17 @@
 
 Runs under ``mammamia.devservices`` so DATABASE_URL and CELERY_BROKER_URL
 point at real services. Processes are managed by honcho: Ctrl-C stops them all.
+
+``PORT`` (default 8000) is the site's port, and ``SITE_URL`` follows it unless set, so e-mails link
+to the port actually served. A taken ``PORT`` stops with a clear message before anything starts; a
+taken mail-catcher port (``MAIL_PORT``, default 1025) is replaced by a free one instead of taking the
+whole site down.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,16 +20,43 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+def port_is_free(port: int, *, host: str = "127.0.0.1") -> bool:
+    """Whether a server could listen on ``host:port`` now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(preferred: int, *, host: str = "127.0.0.1") -> int:
+    """``preferred`` if it is free, else a port the system hands out."""
+    if port_is_free(preferred, host=host):
+        return preferred
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
 def main() -> int:
     python = sys.executable
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "mammamia.settings")
+    port = env.get("PORT", "8000")
+    if not port.isdigit() or not port_is_free(int(port)):
+        print(f"make run: port {port} is taken (or not a port). Use another: PORT=8001 make run", file=sys.stderr)
+        return 1
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{port}")
     procfile_lines = []
     if not env.get("EMAIL_URL"):
-        env["EMAIL_URL"] = "smtp://127.0.0.1:1025"
-        procfile_lines.append(f"mail: {python} -m mammamia.mailcatcher --port 1025")
+        wanted = int(env.get("MAIL_PORT", "1025"))
+        mail_port = free_port(wanted)
+        if mail_port != wanted:
+            print(f"make run: mail-catcher port {wanted} is taken; catching e-mails on port {mail_port}.", flush=True)
+        env["EMAIL_URL"] = f"smtp://127.0.0.1:{mail_port}"
+        procfile_lines.append(f"mail: {python} -m mammamia.mailcatcher --port {mail_port}")
     subprocess.run([python, "manage.py", "migrate", "--noinput"], check=True, cwd=BASE_DIR, env=env)
-    port = env.get("PORT", "8000")
     # The ASGI server, as in production: the site plus the live-update streams (mammamia/asgi.py).
     uvicorn = (
         f"{python} -m uvicorn mammamia.asgi:application --host 127.0.0.1 --port {port} --timeout-graceful-shutdown 2"
@@ -46,7 +79,17 @@ def main() -> int:
     procfile.parent.mkdir(parents=True, exist_ok=True)
     procfile.write_text("\n".join(procfile_lines) + "\n")
     print(f"mammamia at http://127.0.0.1:{port}/  (Ctrl-C stops everything)", flush=True)
-    return subprocess.call([python, "-m", "honcho", "-f", str(procfile), "-d", str(BASE_DIR), "start"], env=env)
+    honcho = subprocess.Popen([python, "-m", "honcho", "-f", str(procfile), "-d", str(BASE_DIR), "start"], env=env)
+    try:
+        return honcho.wait()
+    except KeyboardInterrupt:
+        # honcho got the same Ctrl-C and stops its processes: wait for it quietly, no traceback.
+        try:
+            honcho.wait()
+        except KeyboardInterrupt:
+            honcho.terminate()
+            honcho.wait()
+        return 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("allauth.urls")),

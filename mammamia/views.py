@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.template.loader import select_template
+from django.templatetags.static import static
 from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from games.registry import all_games, get_game
 from mammamia import devmail
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers (and crawlers) ask for /favicon.ico whatever the page says: send them to the static icon
+    (resolved per request, so the hashed name of the manifest storage is used)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -144,16 +144,48 @@ def trick_card(card: Mapping[str, Any], players: Players) -> dict[str, Any]:
     }
 
 
-def pile_option(index: int, pile: Mapping[str, Any]) -> dict[str, Any]:
+def pile_option(index: int, pile: Mapping[str, Any], number: int | None = None) -> dict[str, Any]:
+    """A pile on offer; ``number`` is its number when the round's piles were laid out (issue 19: a pile
+    keeps its number when another is taken), else its place among those left."""
+    number = number or index + 1
     top = pile.get("top") or {}
-    label = _("Pile %(number)s, top card: %(card)s") % {"number": index + 1, "card": card_label(top)}
+    label = _("Pile %(number)s, top card: %(card)s") % {"number": number, "card": card_label(top)}
     return {
         "index": index,
-        "number": index + 1,
+        "number": number,
         "count": pile.get("count"),
         "label": label,
         "svg": back_svg(top["colour"], top["size"], stack=3, label=label) if top else None,
     }
+
+
+def numbered_picks(
+    events: list[Mapping[str, Any]], players: int
+) -> tuple[list[Mapping[str, Any]], list[int] | None]:
+    """``events`` with each pick after its round's start given the ``number`` its pile had when the
+    round's piles were laid out (one per player, numbered from 1; issue 19: a pile keeps its number when
+    another is taken), as copies; and the numbers of the piles still on offer (``None`` when the round's
+    start is not among ``events``). A pick names its pile by its place among those left then."""
+    numbered: list[Mapping[str, Any]] = []
+    numbers: list[int] | None = None
+    for event in events:
+        kind = event.get("type")
+        if kind == "round_start":
+            numbers = list(range(1, players + 1))
+        elif kind == "pick" and numbers:
+            pile = 0 if event.get("last") else event.get("pile")
+            if isinstance(pile, int) and 0 <= pile < len(numbers):
+                event = {**event, "number": numbers.pop(pile)}
+            else:
+                numbers = None
+        numbered.append(event)
+    return numbered, numbers
+
+
+def pile_numbers(log: list[Mapping[str, Any]], players: int, piles_left: int) -> list[int]:
+    """The laid-out numbers of the piles still on offer (their places when the log lacks the round's start)."""
+    _events, numbers = numbered_picks(log, players)
+    return numbers if numbers is not None and len(numbers) == piles_left else list(range(1, piles_left + 1))
 
 
 # Seats and tricks ----------------------------------------------------------------------
@@ -247,7 +279,11 @@ def _seat(event: Mapping[str, Any], players: Players, key: str = "seat") -> str:
 def _pick(event: dict[str, Any], players: Players) -> str:
     if event.get("last"):
         return _("%(player)s gets the last pile.") % {"player": _seat(event, players)}
-    return _("%(player)s takes pile %(pile)s.") % {"player": _seat(event, players), "pile": event["pile"] + 1}
+    # The pile's laid-out number when the log says it (``numbered_picks``), else its place among those left.
+    return _("%(player)s takes pile %(pile)s.") % {
+        "player": _seat(event, players),
+        "pile": event.get("number") or event["pile"] + 1,
+    }
 
 
 def _bid_seen(event: dict[str, Any], players: Players) -> str:
@@ -398,7 +434,9 @@ class MarumiereUI(GameUI):
         self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players
     ) -> dict[str, Any]:
         trick = view.get("trick") or []
-        form = self.form_context(legal_moves=legal_moves, view=view, seat=seat)
+        piles = view.get("piles") or []
+        numbers = pile_numbers(view.get("log") or [], len(players), len(piles))
+        form = self.form_context(legal_moves=legal_moves, view=view, seat=seat, numbers=numbers)
         return {
             "phase": view.get("phase"),
             "phase_name": names.lookup(PHASE_NAMES, view.get("phase")),
@@ -407,7 +445,7 @@ class MarumiereUI(GameUI):
             "dealer": names.player_name(players, view.get("dealer")),
             "trick_number": min((view.get("tricks_played") or 0) + 1, TRICKS_PER_ROUND),
             "tricks_per_round": TRICKS_PER_ROUND,
-            "piles": [pile_option(i, pile) for i, pile in enumerate(view.get("piles") or [])],
+            "piles": [pile_option(i, pile, at(numbers, i)) for i, pile in enumerate(piles)],
             "trick": [trick_card(card, players) for card in trick],
             "led": suit_name(led_colour(trick)) if trick else None,
             "last_trick": last_trick_context(view.get("last_trick"), players),
@@ -419,7 +457,9 @@ class MarumiereUI(GameUI):
         }
 
     @staticmethod
-    def form_context(*, legal_moves: list[Move], view: View, seat: int | None) -> dict[str, Any]:
+    def form_context(
+        *, legal_moves: list[Move], view: View, seat: int | None, numbers: list[int] | None = None
+    ) -> dict[str, Any]:
         kinds = {m.get("type") for m in legal_moves}
         if not legal_moves or seat is None:
             return {"kind": None}
@@ -428,7 +468,7 @@ class MarumiereUI(GameUI):
             return {
                 "kind": "pick",
                 "piles": [
-                    {**pile_option(m["pile"], piles[m["pile"]]), "value": move_value(m)}
+                    {**pile_option(m["pile"], piles[m["pile"]], at(numbers, m["pile"])), "value": move_value(m)}
                     for m in legal_moves
                     if isinstance(m.get("pile"), int) and 0 <= m["pile"] < len(piles)
                 ],
@@ -454,6 +494,26 @@ class MarumiereUI(GameUI):
             card = card_label(row[move["position"]], position=move["position"])
             return _("Bid: %(card)s") % {"card": card} if kind == "bid" else _("Play: %(card)s") % {"card": card}
         return None
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """Each round's points: the bid and the tricks taken (equal totals share the place)."""
+        details: dict[int, dict[str, Any]] = {}
+        for result in state.get("results") or []:
+            for row in result.get("seats") or []:
+                details.setdefault(row["seat"], {"parts": [], "tie_break": ""})["parts"].append(
+                    _("round %(round)s: %(points)s (bid %(bid)s, took %(won)s)")
+                    % {
+                        "round": result.get("round"),
+                        "points": f"{row['points']:+d}",
+                        "bid": bid_phrase(row.get("number")),
+                        "won": row.get("won"),
+                    }
+                )
+        return details
+
+    def annotated_log(self, events: list[Mapping[str, Any]], *, players: Players) -> list[Mapping[str, Any]]:
+        """Each pick with its pile's laid-out number: "takes pile 3" says the same pile all round."""
+        return numbered_picks(events, len(players))[0]
 
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's row with every face.

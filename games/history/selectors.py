@@ -161,3 +161,43 @@ def viewer_log(*, game: Game, seat_number: int | None) -> list[dict]:
     (two with log chunks)."""
     state = full_state(game)
     return game.engine.view(state, seat_number)["log"] if state else []
+
+
+def end_screen(*, game: Game, state: dict, players: list[dict], ui, viewer_seat: int | None) -> dict:
+    """The end screen of a finished game (issue 19): the ranking in platform places (a resigned seat is
+    last, as in history), each score with its unit and how it came about (``ui.final_details``), where a
+    tie-break decided, the winners, and the viewer's own place ("you placed 2nd of 4")."""
+    by_seat = {p["seat"]: p for p in players}
+    details = ui.final_details(state, players) if state else {}
+    rows = []
+    for row in game.outcome or []:
+        player = by_seat.get(row["seat"], {})
+        place = player.get("rank") or row["rank"]
+        rows.append(
+            {
+                **row,
+                "player": player,
+                "place": place,
+                "score_text": ui.score_text(row["score"]),
+                "parts": (details.get(row["seat"]) or {}).get("parts") or [],
+                "tie_break": (details.get(row["seat"]) or {}).get("tie_break") or "",
+            }
+        )
+    rows.sort(key=lambda r: (r["place"], r["seat"]))
+    for row in rows:
+        same_score = [o for o in rows if o is not row and o["score"] == row["score"]]
+        row["shared"] = any(o["place"] == row["place"] for o in rows if o is not row)
+        # Equal scores in different places: the rules' tie-break decided (not a resignation).
+        row["tie_broken"] = bool(row["tie_break"]) and any(
+            o["place"] != row["place"] and not o["player"].get("resigned") for o in same_score
+        ) and not row["player"].get("resigned")
+        row["is_winner"] = row["place"] == 1
+        row["is_viewer"] = viewer_seat is not None and row["seat"] == viewer_seat
+    mine = next((row for row in rows if row["is_viewer"]), None)
+    return {
+        "ranking": rows,
+        "winners": [row for row in rows if row["is_winner"]],
+        "my_result": mine,
+        "seat_count": len(rows),
+        "any_tie_broken": any(row["tie_broken"] for row in rows),
+    }

@@ -70,6 +70,36 @@ def replay_step(game: Game, step: int) -> tuple[dict, Move | None, int]:
     return state, last, total
 
 
+ROUND_STARTS_TIMEOUT = 7 * 24 * 3600  # a finished game never changes
+
+
+def round_starts(game: Game) -> list[tuple[int, int]]:
+    """``(round, step)`` for each round of a FINISHED game: the replay step (moves made) at which it
+    began, for the replay's "go to round". One whole replay, then kept in the cache (a finished game's
+    moves never change; the key holds the seed's SHA-256, so a recreated database never reuses one)."""
+    from django.core.cache import cache
+
+    if game.status != GameStatus.FINISHED:
+        raise GameNotActive()
+    key = f"replay-rounds:{game.pk}:{game.seed_sha256[:16]}:{game.version}"
+    found = cache.get(key)
+    if found is not None:
+        return [tuple(pair) for pair in found]
+    starts: list[tuple[int, int]] = []
+    seen = None
+    try:
+        for step, (_move, state) in enumerate(replay_states(game)):
+            current = state.get("round")
+            if isinstance(current, int) and current != seen:
+                if current > 0:
+                    starts.append((current, step))
+                seen = current
+    except EngineIllegalMove as refused:
+        raise ReplayUnavailable() from refused
+    cache.set(key, starts, ROUND_STARTS_TIMEOUT)
+    return starts
+
+
 @dataclass
 class SnapshotReport:
     game_id: int

@@ -7,12 +7,17 @@ Nothing here loads ``GameState``: pages, partials and API responses are built fr
 
 from __future__ import annotations
 
+import bisect
+import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count, OuterRef, Subquery
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import Count, JSONField, OuterRef, Subquery
+from django.db.models.functions import JSONObject
 
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
-from games.models import Game, GameEvent, GameStatus, Invitation, Seat, SeatView, Visibility
+from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat, SeatView, Visibility
+from games.tables import viewer_key
 
 FINISHED_PER_PAGE = 10
 
@@ -94,10 +99,45 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     return GameAccess(game=game, seats=seats, seat=seat, may_view=may_view, invited=invited)
 
 
-def seat_view_for(*, game: Game, seat_number: int | None) -> SeatView | None:
+def seat_view_for(*, game: Game, seat_number: int | None, with_log_times: bool = False) -> SeatView | None:
     """The one SeatView row of that viewer (``None``: spectators); the whole log is not stored
-    (``games.history.selectors.seat_view_with_log`` derives it for one viewer)."""
-    return SeatView.objects.filter(game=game, seat_number=seat_number).first()
+    (``games.history.selectors.seat_view_with_log`` derives it for one viewer). ``with_log_times``: in the
+    same query, what ``add_log_times`` needs for the log's times."""
+    rows = SeatView.objects.filter(game=game, seat_number=seat_number)
+    if with_log_times:
+        rows = rows.annotate(**_log_time_annotations())
+    return rows.first()
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A one-tap move waiting for its player's confirmation (issue 19): what the move form calls it."""
+
+    label: str
+
+
+def pending_move(*, access, post) -> PendingMove | None:
+    """The one-tap move ``post`` asks for, as the viewer's own move form names it, if it is one of the
+    viewer's legal moves now; ``None`` otherwise (the post then goes its normal way and is refused with
+    the reason). One query: the viewer's SeatView row."""
+    from games.ui import BadMoveInput, get_ui
+
+    seat = access.seat
+    if seat is None or seat.is_bot or access.game.status != GameStatus.ACTIVE:
+        return None
+    row = seat_view_for(game=access.game, seat_number=seat.number)
+    if row is None or not row.legal_moves:
+        return None
+    ui = get_ui(access.game.engine_slug)
+    try:
+        move = ui.parse_move(post, legal_moves=row.legal_moves)
+    except BadMoveInput:
+        return None
+    view = {**row.view, "log": row.log_tail}
+    label = ui.confirm_label(
+        view=view, legal_moves=row.legal_moves, seat=seat.number, players=player_dicts(access.seats), move=move
+    )
+    return PendingMove(label=label)
 
 
 def page_token(*, game: Game, seats: list[Seat], activity: int = 0) -> str:
@@ -128,6 +168,74 @@ class LogEntry:
     kind: str  # "engine" or "platform"
     event: dict | None = None
     platform: GameEvent | None = None
+    index: int | None = None  # an engine event's place in the viewer's whole log
+    at: datetime.datetime | None = None  # when it happened (the move that made it; the start for the deal)
+
+
+MOVES_FOR_LOG_TIMES = 400  # on the game page: the latest moves only (every move logs at least one event)
+
+
+def _log_time_annotations() -> dict:
+    """For the game page's SeatView query (no query of their own): the latest moves' log positions and
+    times, and each viewer's log length at the start (the STARTED event's positions)."""
+    moves = (
+        Move.objects.filter(game_id=OuterRef("game_id"))
+        .order_by("-sequence")
+        .values(row=JSONObject(sequence="sequence", positions="log_positions", at="created_at"))[
+            :MOVES_FOR_LOG_TIMES
+        ]
+    )
+    started = GameEvent.objects.filter(game_id=OuterRef("game_id"), kind=GameEvent.Kind.STARTED).values(
+        "log_positions"
+    )[:1]
+    return {"log_moves": ArraySubquery(moves), "log_dealt": Subquery(started, output_field=JSONField())}
+
+
+def add_log_times(
+    *, game: Game, seat_number: int | None, entries: list[LogEntry], seat_view: SeatView | None = None
+) -> None:
+    """Give each engine event the time of the move that logged it, from the moves' ``log_positions`` (each
+    viewer's log length after the move): the event at index ``i`` belongs to the first move whose length
+    exceeds ``i``; an event of the deal (before the STARTED event's length) to the start. Platform events
+    have their own time. With a ``seat_view`` from ``seat_view_for(with_log_times=True)`` no query (the
+    latest ``MOVES_FOR_LOG_TIMES`` moves came with it); else two (the whole-log page: every move). Moves
+    made before positions were kept give no time."""
+    for entry in entries:
+        if entry.kind == "platform":
+            entry.at = entry.platform.created_at
+    if not any(entry.kind == "engine" and entry.index is not None for entry in entries):
+        return
+    key = viewer_key(seat_number)
+    if seat_view is not None and hasattr(seat_view, "log_moves"):
+        rows = [
+            (row["sequence"], row["positions"], datetime.datetime.fromisoformat(row["at"]))
+            for row in seat_view.log_moves or []
+        ]
+        dealt_positions = seat_view.log_dealt
+    else:
+        rows = list(
+            Move.objects.filter(game=game).order_by("-sequence").values_list("sequence", "log_positions", "created_at")
+        )
+        dealt_positions = (
+            GameEvent.objects.filter(game=game, kind=GameEvent.Kind.STARTED).values_list("log_positions", flat=True)
+        ).first()
+    dealt = dealt_positions.get(key, 0) if isinstance(dealt_positions, dict) else 0
+    known = sorted(
+        (sequence, positions[key], at)
+        for sequence, positions, at in rows
+        if isinstance(positions, dict) and key in positions
+    )
+    sizes = [size for _sequence, size, _at in known]
+    for entry in entries:
+        if entry.kind != "engine" or entry.index is None:
+            continue
+        if entry.index < dealt and game.started_at is not None:
+            entry.at = game.started_at
+            continue
+        position = bisect.bisect_right(sizes, entry.index)
+        # Past the last known move, or before the first one when older moves kept no positions: unknown.
+        if position < len(known) and (position > 0 or known[0][0] == 1):
+            entry.at = known[position][2]
 
 
 def log_entries(
@@ -137,6 +245,7 @@ def log_entries(
     seat_number: int | None,
     full_log: list[dict] | None = None,
     limit: int | None = None,
+    annotate=None,
 ) -> list[LogEntry]:
     """The viewer's log, oldest first: engine events from the viewer's own view, with the table's
     platform events (joined, timeouts, dropped out) at the places they happened. One query.
@@ -152,6 +261,8 @@ def log_entries(
     else:
         engine_events = list(seat_view.log_tail)
         offset = seat_view.log_size - len(engine_events)
+    if annotate is not None:
+        engine_events = annotate(engine_events)  # one for one (GameUI.annotated_log)
     key = "spectator" if seat_number is None else str(seat_number)
     events_qs = GameEvent.objects.filter(game=game).exclude(kind=GameEvent.Kind.LEFT).order_by("-id")
     if not full:
@@ -165,7 +276,7 @@ def log_entries(
             if full or queue[qi][0] >= offset:
                 entries.append(LogEntry("platform", platform=queue[qi][1]))
             qi += 1
-        entries.append(LogEntry("engine", event=event))
+        entries.append(LogEntry("engine", event=event, index=index))
     for _pos, event in queue[qi:]:
         entries.append(LogEntry("platform", platform=event))
     if limit is not None:

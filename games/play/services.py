@@ -54,6 +54,7 @@ from games.tables import (
     round_of,
     store_state,
     update_awaited,
+    viewer_key,
     with_whole_log,
     write_views,
 )
@@ -220,15 +221,6 @@ def do_play_move(
     since = len(state_row.state["log"])
     now = timezone.now()
     game.version += 1
-    # The row lock makes the sequence (and the idempotency key, checked under it) unique.
-    applied = Move.objects.create(
-        game=game,
-        sequence=game.version,
-        seat_number=seat.number,
-        move=move,
-        made_by=made_by,
-        idempotency_key=idempotency_key,
-    )
     store_state(table, state)
     movers = {seat.number}
     # Each viewer's new events only, added to its stored tail, when the engine allows it and every
@@ -240,6 +232,17 @@ def do_play_move(
         whole = with_whole_log(game, state_row.state, state_row.log_length) if logs_per_event(engine) else state
         computed = compute_views(engine, whole, game.players)
     logs = write_views(table, computed, version=game.version, movers=movers, appended=appended)
+    # The row lock makes the sequence (and the idempotency key, checked under it) unique. Created after the
+    # views so that it holds each viewer's log length after it (the times in the log, issue 19).
+    applied = Move.objects.create(
+        game=game,
+        sequence=game.version,
+        seat_number=seat.number,
+        move=move,
+        made_by=made_by,
+        idempotency_key=idempotency_key,
+        log_positions=log_positions(table),
+    )
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
     newly = update_awaited(table, waiting, movers=movers, now=now)
@@ -258,6 +261,11 @@ def do_play_move(
     if over:
         signals.game_finished.send(sender=Game, game=game)
     return applied
+
+
+def log_positions(table: Table) -> dict[str, int]:
+    """Each viewer's engine log length now (as ``GameEvent.log_positions``)."""
+    return {viewer_key(number): row.log_size for number, row in table.views.items()}
 
 
 def _finish(table: Table, state: dict, now) -> None:

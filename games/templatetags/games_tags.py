@@ -98,3 +98,42 @@ def game_stylesheet(slug: str) -> str:
         return static(get_game(slug).stylesheet)
     except KeyError:
         return ""
+
+
+@register.filter
+def other_seats(seat) -> list:
+    """The other seats of ``seat``'s game (prefetched): loop over these, not over every seat with the
+    viewer's skipped, so that ``forloop.last`` is the last one shown (no trailing comma)."""
+    return [s for s in seat.game.seats.all() if s.pk != seat.pk]
+
+
+@register.filter
+def plural_count(value) -> int:
+    """A number for ``{% blocktranslate count %}``: whole numbers as ``int``, any other (a shared
+    score such as 2.5, or a missing one) as 2, which every language here treats as plural; gettext's
+    plural rules take integers only."""
+    from games.ui.base import plural_count as count
+
+    return count(value)
+
+
+@register.simple_tag
+def end_result(game, players, seat) -> dict:
+    """For the end banner (issue 19): the winners (platform places: a resigned seat is last), the viewer's
+    own place ("you placed 2nd of 4", shared or not) and score with its unit."""
+    ranked = [p for p in players if p.get("rank")]
+    winners = [p for p in ranked if p["rank"] == 1]
+    mine = None
+    if seat is not None and seat.final_rank:
+        try:
+            from games.registry import get_game
+
+            score_text = get_game(game.engine_slug).ui.score_text(seat.final_score)
+        except KeyError:
+            score_text = ""
+        mine = {
+            "place": seat.final_rank,
+            "shared": sum(1 for p in ranked if p["rank"] == seat.final_rank) > 1,
+            "score_text": score_text,
+        }
+    return {"winners": winners, "winner_names": [p["name"] for p in winners], "mine": mine, "count": len(players)}

@@ -117,6 +117,10 @@ class GameUI:
     message_templates: dict[str, Any] = {}
     # IllegalMove param name -> how to show its value (a product id as its translated name).
     message_formatters: dict[str, Callable[[Any], str]] = {}
+    # Engine event types that begin a round: the log shows a round break before them (issue 19).
+    round_events: frozenset[str] = frozenset({"round", "round_start"})
+    # Engine event types shown as one line per run of them (``collapsed_text``), e.g. forgotten announcements.
+    collapsed_events: frozenset[str] = frozenset()
     # Legal move type -> what the player is asked to do, for e-mails ("place your bid"); the first
     # type of the seat's legal moves listed here wins, else the platform's generic phrase.
     awaited_phrases: tuple[tuple[str, Any], ...] = ()
@@ -125,13 +129,6 @@ class GameUI:
     # How the rules break a tie on the score, as a phrase ("the most topping cards left in hand"); None: tied
     # players share the place. The end-of-game e-mail explains a tie with it.
     tie_break: Any = None
-
-    def score_text(self, score: Any) -> str:
-        """A final score with what it counts, in the reader's language: "4 recipes", "23 points"."""
-        count = _whole(score)
-        return ngettext("%(count)s point", "%(count)s points", count if isinstance(count, int) else 2) % {
-            "count": count
-        }
 
     @property
     def template_folder(self) -> str:
@@ -226,6 +223,14 @@ class GameUI:
             raise BadMoveInput(_("That move is not allowed now. Please choose again."))
         return move
 
+    def confirm_label(
+        self, *, view: View, legal_moves: list[Move], seat: int | None, players: Players, move: Move
+    ) -> str:
+        """What the viewer's move form calls ``move`` (the label of its one-tap button), for the page
+        that asks to confirm it; ``""`` when the form has no such button."""
+        form = self.page_context(view=view, legal_moves=legal_moves, seat=seat, players=players)["gameui"].get("form")
+        return _label_of(form, move_value(move)) or ""
+
     def parse_fields(self, post: Mapping[str, Any], *, legal_moves: list[Move]) -> Move:
         """Assemble a move from the game's form fields; games with composite forms override this."""
         raise BadMoveInput(_("Please choose a move."))
@@ -274,6 +279,74 @@ class GameUI:
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's final hand from the full state, once the game is over."""
         raise NotImplementedError
+
+    def annotated_log(self, events: list[Mapping[str, Any]], *, players: Players) -> list[Mapping[str, Any]]:
+        """The viewer's log events with what their describers need from the events before them (one for
+        one, in order): e.g. Marumiere's picks get their pile's laid-out number."""
+        return events
+
+    def redundant_event(self, event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+        """Whether the log leaves ``event`` out because the ``following`` one says it again, better."""
+        return False
+
+    def collapsed_text(self, events: list[Mapping[str, Any]], *, players: Players) -> str:
+        """One log line for a run of ``collapsed_events``."""
+        return generic_event_text(events[-1], players)
+
+    def replay_reveal(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """What else the replay shows of the full state (nothing is secret once the game is over), for
+        ``<game folder>/replay_reveal.html``; ``None``: nothing."""
+        return None
+
+    # The end screen (issue 19) ---------------------------------------------------
+
+    def score_text(self, score: Any) -> str:
+        """A final score with its unit: "1 point", "12 points" (games scoring something else override)."""
+        return ngettext("%(count)s point", "%(count)s points", plural_count(score)) % {"count": score_number(score)}
+
+    def final_details(self, state: dict[str, Any], players: Players) -> dict[int, dict[str, Any]]:
+        """How each seat's score came about, from the final full state: ``{seat: {"parts": [text, ...],
+        "tie_break": text}}``; ``tie_break`` says what decides between equal scores (shown where it did)."""
+        return {}
+
+
+def plural_count(value: Any) -> int:
+    """A number for ``ngettext``: whole numbers as ``int``, any other (2.5, ``None``) as 2 (plural everywhere here)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 2
+    return int(number) if number.is_integer() else 2
+
+
+def score_number(value: Any) -> str:
+    """A score as people write it: 12, -3, 2.5 (no "12.0")."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+def _label_of(node: Any, value: str) -> str | None:
+    """The label of the form option (any depth of dicts and lists) whose ``value`` is ``value``: its own
+    ``label``, else its card's."""
+    if isinstance(node, Mapping):
+        if node.get("value") == value:
+            card = node.get("card")
+            label = node.get("label") or (card.get("label") if isinstance(card, Mapping) else None)
+            if label:
+                return str(label)
+        children = node.values()
+    elif isinstance(node, (list, tuple)):
+        children = node
+    else:
+        return None
+    for child in children:
+        found = _label_of(child, value)
+        if found:
+            return found
+    return None
 
 
 def _whole(value: Any) -> Any:

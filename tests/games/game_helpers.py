@@ -48,3 +48,20 @@ def awaited_human(game):
 
 def pick(rng: random.Random, legal_moves):
     return rng.choice(legal_moves)
+
+
+def play_out(game, seed: int = 1):
+    """Every human move at random until the end (the bots move by themselves); the finished game."""
+    from games.models import GameStatus
+    from games.play import services as play_services
+
+    rng = random.Random(seed)
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return game
+        seat, seat_view = awaited_human(game)
+        play_services.check_play_move(
+            user=seat.user, game_id=game.pk, move=rng.choice(seat_view.legal_moves), expected_version=game.version
+        )
+    raise AssertionError("the game did not end")

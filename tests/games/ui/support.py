@@ -34,6 +34,7 @@ def template_engine() -> Engine:
         loaders=[("django.template.loaders.locmem.Loader", FAKE_PARTIALS), "django.template.loaders.filesystem.Loader"],
         libraries={
             "i18n": "django.templatetags.i18n",
+            "games_tags": "games.templatetags.games_tags",
             "static": "django.templatetags.static",
             "konamon_cards": "konamon.templatetags.konamon_cards",
             "mamma_mia_cards": "mamma_mia.templatetags.mamma_mia_cards",

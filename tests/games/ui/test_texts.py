@@ -45,6 +45,7 @@ SAMPLES = {
         "source": "recipes",
         "kinds": ["olive", "salami"],
         "needed": {"olive": 2},
+        "what": "play",
     },
     "konamon": {
         "seat": 1,
