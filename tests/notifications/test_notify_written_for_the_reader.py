@@ -126,9 +126,9 @@ def test_the_final_ranking_says_what_the_numbers_count_and_how_a_tie_was_broken(
     _finish(game, outcome, {0: 1, 1: 2, 2: 3})
     by_seat = {s.number: s.user.public_name for s in Seat.objects.filter(game=game).select_related("user")}
     text = _text(_finished_row(game, players[0]))
-    assert "– 4 recipes" in text and "– 1 recipe" in text
+    assert "– 4 recipes baked" in text and "– 1 recipe baked" in text
     assert (
-        f"{by_seat[0]}, {by_seat[1]} tied on 4 recipes; the tie is broken by the most topping cards left in hand."
+        f"{by_seat[0]}, {by_seat[1]} tied on 4 recipes baked; the tie is broken by the most topping cards left in hand."
         in text
     )
 
