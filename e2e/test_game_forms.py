@@ -67,6 +67,7 @@ def _settings(friend: Player, checker) -> None:
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_text("is not a time zone we know")).to_be_visible()
     header = page.locator("header.site-header")
+    _open_menu(page)
     expect(header.get_by_role("link", name=friend.username, exact=True)).to_be_visible()
     expect(header).not_to_contain_text("Ada ")
     checker.shot(page, "settings-failed-save", friend.username)
@@ -76,7 +77,15 @@ def _settings(friend: Player, checker) -> None:
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_text("Your settings are saved.")).to_be_visible()
     expect(field).to_have_value("Asia/Tokyo")
+    _open_menu(page)
     expect(header.get_by_role("link", name=f"Ada {friend.username}")).to_be_visible()
+
+
+def _open_menu(page) -> None:
+    """On a phone the header folds the account links into its Menu (issue 19): open it to see them."""
+    toggle = page.locator("header.site-header").get_by_role("link", name="Menu")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
 
 
 def _create_form(host: Player, checker) -> None:
