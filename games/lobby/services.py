@@ -156,19 +156,29 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     check_may_join(user=user, game=game)
     if len(table.seats) >= game.players:
         raise GameFull()
-    join_order = (max(s.join_order for s in table.seats) + 1) if table.seats else 0
-    seat = Seat.objects.create(game=game, user=user, join_order=join_order)
-    seat.user = user
-    table.seats.append(seat)
     if invitation is not None:
         invitation.status = Invitation.Status.ACCEPTED
         invitation.save(update_fields=["status"])
+    seat = Seat.objects.create(game=game, user=user, join_order=_next_join_order(table))
+    seat.user = user
+    _seated(table, seat)
+    return seat
+
+
+def _next_join_order(table: Table) -> int:
+    return (max(s.join_order for s in table.seats) + 1) if table.seats else 0
+
+
+def _seated(table: Table, seat: Seat) -> None:
+    """``seat`` (a person or a bot) was just taken at the locked open ``table``: log it, start the game if
+    that was the last free seat, and tell the open pages."""
+    game = table.game
+    table.seats.append(seat)
     add_event(table, GameEvent.Kind.JOINED, seat)
     if len(table.seats) == game.players:
         table.state_row = GameState.objects.get(game=game)
         _start(table)
     live_publish.game_changed(game=game, seats=table.seats)
-    return seat
 
 
 @transaction.atomic
@@ -202,17 +212,11 @@ def add_bot(*, user, game_id: int) -> Seat:
         raise NotAllowed()
     if len(table.seats) >= game.players:
         raise GameFull()
-    join_order = max(s.join_order for s in table.seats) + 1 if table.seats else 0
-    seat = Seat.objects.create(game=game, is_bot=True, join_order=join_order)
-    table.seats.append(seat)
     if game.rated:
         game.rated = False
         game.save(update_fields=["rated"])
-    add_event(table, GameEvent.Kind.JOINED, seat)
-    if len(table.seats) == game.players:
-        table.state_row = GameState.objects.get(game=game)
-        _start(table)
-    live_publish.game_changed(game=game, seats=table.seats)
+    seat = Seat.objects.create(game=game, is_bot=True, join_order=_next_join_order(table))
+    _seated(table, seat)
     return seat
 
 
