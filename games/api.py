@@ -20,14 +20,13 @@ from rest_framework.response import Response
 
 from api import pagination
 from api.snapshot import snapshot
-from games import bot_seats
 from games.engines import engine_slugs
 from games.exceptions import GameError, GameNotActive, GameNotFound
 from games.history import selectors as history_selectors
 from games.history import services as history_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
-from games.models import GameEvent, GameStatus, Invitation, Move, Seat
+from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
@@ -405,11 +404,13 @@ class BotsView(ApiView):
 
     @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(409)})
     def post(self, request, game_id: int):
-        return Response(_summary(request, bot_seats.add_bot(user=request.user, game_id=game_id)))
+        seat = lobby_services.add_bot(user=request.user, game_id=game_id)
+        return Response(_summary(request, Game.objects.get(pk=seat.game_id)))
 
     @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(400, 409)})
     def delete(self, request, game_id: int):
-        return Response(_summary(request, bot_seats.remove_bot(user=request.user, game_id=game_id)))
+        lobby_services.remove_bot(user=request.user, game_id=game_id)
+        return Response(_summary(request, Game.objects.get(pk=game_id)))
 
 
 class InviteView(ApiView):

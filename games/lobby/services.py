@@ -221,23 +221,30 @@ def add_bot(*, user, game_id: int) -> Seat:
 
 
 @transaction.atomic
-def remove_bot(*, user, game_id: int, seat_id: int) -> None:
-    """The creator takes a bot out of a game that has not started."""
+def remove_bot(*, user, game_id: int, seat_id: int | None = None) -> None:
+    """The creator takes a bot out of a game that has not started: the seat ``seat_id`` (the page names it),
+    or the last bot to sit down (the API)."""
+    from django.utils.translation import gettext as _
+
     table = lock_table(game_id, with_state=False)
     game = table.game
     if game.status != GameStatus.OPEN:
         raise GameNotOpen()
     if game.created_by_id != user.pk:
         raise NotAllowed()
-    seat = next((s for s in table.seats if s.pk == seat_id and s.is_bot), None)
-    if seat is None:
-        from django.utils.translation import gettext as _
-
-        raise BadInput(_("That bot has left already."))
+    bots = sorted((s for s in table.seats if s.is_bot), key=lambda s: s.join_order)
+    if seat_id is None:
+        if not bots:
+            raise BadInput(_("This game has no bot seat."))
+        seat = bots[-1]
+    else:
+        seat = next((s for s in bots if s.pk == seat_id), None)
+        if seat is None:
+            raise BadInput(_("That bot has left already."))
     name = seat.name
     seat.delete()
     GameEvent.objects.create(game=game, kind=GameEvent.Kind.LEFT, name=name)
-    live_publish.game_changed(game=game, seats=[s for s in table.seats if s.pk != seat_id])
+    live_publish.game_changed(game=game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 
 @transaction.atomic
