@@ -25,10 +25,8 @@ Only ``127.0.0.1`` / ``localhost`` / ``::1`` are accepted as targets.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import random
-import re
 import resource
 import sys
 import time
@@ -39,18 +37,12 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from bench import cpu as cpu_time
+from bench.pages import MoveForm, game_over, move_forms
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 MAX_REQUESTS = 2_000_000  # a hard cap on any one run, whatever the plan says
 REQUEST_TIMEOUT = 30.0
 MAX_REFUSALS_IN_A_ROW = 8
-
-_SECTION = re.compile(r'<section class="mv"[^>]*id="moves".*?</section>', re.S)
-_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
-_TAG = re.compile(r"<(input|button)\b([^>]*)>", re.S)
-_ATTR = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
-_ACTIVE = ' hx-trigger="'  # only an active game's (or waiting room's) #live has one
-
 
 class BudgetSpent(Exception):
     """The run's deadline or request cap is reached: every loop stops."""
@@ -73,55 +65,6 @@ def percentiles(values: list[float]) -> dict:
         "max_ms": round(ordered[-1] * 1000, 2),
         "mean_ms": round(1000 * sum(ordered) / len(ordered), 2),
     }
-
-
-# Reading a page's move form -------------------------------------------------------------
-
-
-@dataclass
-class MoveForm:
-    action: str
-    hidden: list[tuple[str, str]]
-    buttons: list[tuple[str, str]]  # (name, value) submit buttons; one is pressed
-    radios: dict[str, list[str]]  # name -> values; one of each is chosen
-
-    def fill(self, rng: random.Random) -> list[tuple[str, str]]:
-        data = list(self.hidden)
-        for name, values in self.radios.items():
-            data.append((name, rng.choice(values)))
-        if self.buttons:
-            data.append(rng.choice(self.buttons))
-        return data
-
-
-def _attrs(text: str) -> dict[str, str]:
-    return {name: html.unescape(value or "") for name, value in _ATTR.findall(text)}
-
-
-def move_forms(page: str) -> list[MoveForm]:
-    """The forms of the page's "your move" section (none when it is not this seat's move)."""
-    section = _SECTION.search(page)
-    if section is None:
-        return []
-    forms = []
-    for form_attrs, body in _FORM.findall(section.group(0)):
-        action = _attrs(form_attrs).get("action", "")
-        hidden, buttons, radios = [], [], {}
-        for tag, attr_text in _TAG.findall(body):
-            attrs = _attrs(attr_text)
-            name, value, kind = attrs.get("name"), attrs.get("value", ""), attrs.get("type", "")
-            if not name:
-                continue
-            if tag == "button":
-                buttons.append((name, value))
-            elif kind == "hidden":
-                hidden.append((name, value))
-            elif kind == "radio":
-                radios.setdefault(name, []).append(value)
-        if action and (buttons or radios or any(n not in ("csrfmiddlewaretoken", "version", "idempotency_key")
-                                                for n, _v in hidden)):
-            forms.append(MoveForm(action, hidden, buttons, radios))
-    return forms
 
 
 # Users and stats --------------------------------------------------------------------------
@@ -235,7 +178,7 @@ async def play_move(client: Client, table: Table, rng: random.Random, *, started
                 seat = candidate
                 break
         if seat is None:
-            if not any(_ACTIVE in (page or "") for page in table.pages):
+            if any(game_over(page or "") for page in table.pages):
                 table.over = True
                 client.stats.games_finished += 1
             else:

@@ -75,6 +75,11 @@ def _games(first_game: int, count: int, players: int, star_every: int | None) ->
             {"every": star_every or 0, "p": players, "first": first_game, "last": first_game + count - 1},
         )
         cursor.execute("UPDATE bench_pairs SET b = (a + 1) %% %s WHERE a = b", [players])
+        # Temporary tables are never analysed by autovacuum: without their statistics the planner guesses a
+        # few rows and joins a million games to the pairs by nested loops (the seed ran for over 30 minutes).
+        cursor.execute("CREATE UNIQUE INDEX ON bench_pairs (n)")
+        cursor.execute("ANALYZE bench_players")
+        cursor.execute("ANALYZE bench_pairs")
         cursor.execute(
             """
             WITH g AS (
