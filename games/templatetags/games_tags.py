@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.engines import engine_slugs, get_engine
 from games.history import selectors as history_selectors
+from games.models import GameStatus
 
 register = template.Library()
 
@@ -112,7 +113,7 @@ def _history_row(seat) -> dict:
     the other players in seat order, the place among how many, the score with its unit, and the outcome."""
     game = seat.game
     seats = list(game.seats.all())
-    called_off = game.status == "abandoned"
+    called_off = game.status == GameStatus.ABANDONED
     if called_off:
         outcome, kind = _("called off"), "neutral"
     elif seat.dropped_out:
