@@ -30,6 +30,7 @@ class StatsSerializer(serializers.Serializer):
     won = serializers.IntegerField()
     win_rate = serializers.FloatField(help_text="won / played")
     average_place = serializers.FloatField(allow_null=True)
+    average_score = serializers.FloatField(allow_null=True, help_text="In the game's own unit (points, recipes).")
     dropped = serializers.IntegerField(help_text="Games the bot finished for them after three timeouts.")
 
 

@@ -310,6 +310,9 @@ class PlayerStats(models.Model):
     ranked = models.PositiveIntegerField(_("with a place"), default=0)
     places_sum = models.PositiveIntegerField(_("sum of places"), default=0)
     dropped = models.PositiveIntegerField(_("dropped out"), default=0)
+    # Seats with a score and their sum (scores may be shared halves): the profile's average score (issue 19).
+    scored = models.PositiveIntegerField(_("with a score"), default=0)
+    scores_sum = models.FloatField(_("sum of scores"), default=0)
 
     class Meta:
         verbose_name = _("player statistics")
@@ -322,6 +325,10 @@ class PlayerStats(models.Model):
     @property
     def average_place(self) -> float | None:
         return self.places_sum / self.ranked if self.ranked else None
+
+    @property
+    def average_score(self) -> float | None:
+        return self.scores_sum / self.scored if self.scored else None
 
 
 class SeatView(models.Model):

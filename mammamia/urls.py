@@ -35,4 +35,5 @@ if settings.DEBUG:
     urlpatterns += [
         path("dev/mail/", views.dev_mail_list, name="dev-mail"),
         path("dev/mail/<str:name>/", views.dev_mail_detail, name="dev-mail-detail"),
+        path("dev/mail/<str:name>/html/", views.dev_mail_html, name="dev-mail-html"),
     ]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.template.loader import select_template
 from django.templatetags.static import static
+from django.utils.csp import CSP
 from django.utils.translation import get_language
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_safe
 
 from games.registry import all_games, get_game
@@ -67,4 +72,44 @@ def dev_mail_detail(request: HttpRequest, name: str) -> HttpResponse:
     mail = devmail.read_mail(folder=settings.DEV_MAIL_DIR, name=name)
     if mail is None:
         raise Http404
-    return render(request, "dev/mail_detail.html", {"mail": mail})
+    return render(request, "dev/mail_detail.html", {"mail": mail, "mail_html_sandbox": MAIL_HTML_SANDBOX})
+
+
+# The HTML part of a caught e-mail, served on its own for the preview's iframe (issue 19, point 12): the site's
+# policy (style-src 'self') would block the inline styles every e-mail client applies, and an iframe's srcdoc
+# inherits its page's policy. This response alone allows inline styles and nothing else: no script, no request
+# out of the message (images only as data: URLs), no form, no <base href>; the CSP's sandbox (the iframe's
+# sandbox attribute says the same) gives it an opaque origin, and only this site may frame it. Links open in a
+# new tab that leaves the sandbox (allow-popups…), since the site itself refuses to be framed.
+MAIL_HTML_SANDBOX = "allow-popups allow-popups-to-escape-sandbox"
+MAIL_HTML_CSP = {
+    "default-src": [CSP.NONE],
+    "style-src": [CSP.UNSAFE_INLINE],
+    "img-src": ["data:"],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.NONE],
+    "frame-ancestors": [CSP.SELF],
+    "sandbox": MAIL_HTML_SANDBOX,
+}
+_HEAD_RE = re.compile(r"<head(\s[^>]*)?>", re.IGNORECASE)
+
+
+def _links_in_a_new_tab(html: str) -> str:
+    """``<base target="_blank">`` at the start of the head (before the message's own links): a link clicked in
+    the preview opens the site in a tab rather than in the frame the site refuses. Nothing else is changed."""
+    base = '<base target="_blank">'
+    match = _HEAD_RE.search(html)
+    return html[: match.end()] + base + html[match.end() :] if match else base + html
+
+
+@never_cache
+@xframe_options_sameorigin
+@csp_override(MAIL_HTML_CSP)
+def dev_mail_html(request: HttpRequest, name: str) -> HttpResponse:
+    _require_debug()
+    mail = devmail.read_mail(folder=settings.DEV_MAIL_DIR, name=name)
+    if mail is None or not mail.html:
+        raise Http404
+    response = HttpResponse(_links_in_a_new_tab(mail.html), content_type="text/html; charset=utf-8")
+    response["Referrer-Policy"] = "no-referrer"
+    return response

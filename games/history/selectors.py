@@ -118,7 +118,7 @@ def match_history(*, user, page: int | str | None = None) -> HistoryPage:
 
 
 def game_stats(*, user) -> list[dict]:
-    """Per game: played, won, win rate, average place — from the counters the services keep
+    """Per game: played, won, win rate, average place and score — from the counters the services keep
     (``PlayerStats``), one query of one row per game whatever the length of the history."""
     stats = []
     for row in PlayerStats.objects.filter(user=user, played__gt=0).order_by("engine_slug"):
@@ -129,6 +129,7 @@ def game_stats(*, user) -> list[dict]:
                 "won": row.won,
                 "win_rate": row.won / row.played,
                 "average_place": row.average_place,
+                "average_score": row.average_score,
                 "dropped": row.dropped,
             }
         )

@@ -284,7 +284,7 @@ def _finish(table: Table, state: dict, now) -> None:
     record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
 
 
-STATS_COUNTERS = ("played", "won", "ranked", "places_sum", "dropped")
+STATS_COUNTERS = ("played", "won", "ranked", "places_sum", "dropped", "scored", "scores_sum")
 
 
 def record_finished_seats(*, engine_slug: str, seats: Iterable[Seat]) -> None:
@@ -293,21 +293,24 @@ def record_finished_seats(*, engine_slug: str, seats: Iterable[Seat]) -> None:
     ``_finish`` calls it in the transaction that ends the game (the bench's bulk histories
     too), so the counters always equal the aggregate over the player's finished seats.
     """
-    totals: dict[tuple[int, str], list[int]] = {}
+    totals: dict[tuple[int, str], list[float]] = {}
     for seat in seats:
         if seat.user_id is None:
             continue
-        counts = totals.setdefault((seat.user_id, engine_slug), [0] * len(STATS_COUNTERS))
+        counts = totals.setdefault((seat.user_id, engine_slug), [0, 0, 0, 0, 0, 0, 0.0])
         counts[0] += 1
         counts[1] += seat.final_rank == 1
         if seat.final_rank is not None:
             counts[2] += 1
             counts[3] += seat.final_rank
         counts[4] += seat.dropped_out
+        if seat.final_score is not None:
+            counts[5] += 1
+            counts[6] += seat.final_score
     _add_to_player_stats(totals)
 
 
-def _add_to_player_stats(deltas: dict[tuple[int, str], list[int]]) -> None:
+def _add_to_player_stats(deltas: dict[tuple[int, str], list[float]]) -> None:
     """Add ``deltas`` (per (user id, engine slug), counters in ``STATS_COUNTERS`` order).
 
     One INSERT ... ON CONFLICT DO UPDATE that adds to the stored counters: two games ending
@@ -392,7 +395,7 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
         seat.save(update_fields=fields)
         if dropped and game.status == GameStatus.FINISHED:
             # The timed-out move ended the game: _finish counted this seat before it dropped out.
-            _add_to_player_stats({(seat.user_id, game.engine_slug): [0, 0, 0, 0, 1]})
+            _add_to_player_stats({(seat.user_id, game.engine_slug): [0, 0, 0, 0, 1, 0, 0.0]})
         add_event(table, GameEvent.Kind.TIMEOUT, seat)
         if dropped:
             add_event(table, GameEvent.Kind.DROPPED_OUT, seat)

@@ -6,12 +6,14 @@ import functools
 
 from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
+from django.template.defaultfilters import floatformat
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from games.engines import engine_slugs, get_engine
 from games.history import selectors as history_selectors
+from games.models import GameStatus
 
 register = template.Library()
 
@@ -70,20 +72,74 @@ def awaited_summary(game) -> str:
 
 @register.inclusion_tag("games/_match_history_table.html", takes_context=True)
 def match_history(context, profile_user, page=1):
-    """``{% match_history profile_user page %}``: finished games (paginated) and per-game stats.
+    """``{% match_history profile_user page %}``: per-game statistics and the finished games (paginated), two
+    tables whose cells are ready to show (issue 19: units, places "2nd of 3", outcomes, ratings).
 
-    Three queries whatever the length of the history or the page shown: the stats are the
-    counters ``PlayerStats`` keeps, the history a keyset page (``history_selectors.history_page``).
+    Four queries whatever the length of the history or the page shown: the stats are the counters
+    ``PlayerStats`` keeps, their ratings one query, the history a keyset page (``history_selectors.history_page``).
     """
+    from competition.selectors import ratings_for_pairs
+
     stats = history_selectors.game_stats(user=profile_user)
+    ratings = ratings_for_pairs((profile_user.pk, row["engine_slug"]) for row in stats)
     for row in stats:
         row["name"] = _engine_name(row["engine_slug"])
+        row["rating"] = ratings.get((profile_user.pk, row["engine_slug"]))
+        average = row["average_score"]
+        # Passed as the reader writes it ("7.5", "7,5"): score_text keeps a string as it is, plural for a fraction.
+        row["average_score_text"] = "" if average is None else _score_text(row["engine_slug"], floatformat(average, -1))
     history = history_selectors.match_history(user=profile_user, page=page)
     return {
         "profile_user": profile_user,
         "stats": stats,
         "page": history,
+        "rows": [_history_row(seat) for seat in history.object_list],
         "request": context.get("request"),
+    }
+
+
+def _score_text(slug: str, score) -> str:
+    """A score with its game's unit ("12 points", "5 recipes baked"); the bare number for an unknown game."""
+    from games.registry import get_game
+
+    try:
+        return get_game(slug).ui.score_text(score)
+    except KeyError:
+        return str(score)
+
+
+def _history_row(seat) -> dict:
+    """One finished game of the match history, from the profile owner's seat (the game and its seats prefetched):
+    the other players in seat order, the place among how many, the score with its unit, and the outcome."""
+    game = seat.game
+    seats = list(game.seats.all())
+    called_off = game.status == GameStatus.ABANDONED
+    if called_off:
+        outcome, kind = _("called off"), "neutral"
+    elif seat.dropped_out:
+        outcome, kind = _("dropped out"), "out"
+    elif seat.resigned_at:
+        outcome, kind = _("resigned"), "out"
+    elif seat.final_rank == 1:
+        shared = any(s.final_rank == 1 for s in seats if s.pk != seat.pk)
+        outcome, kind = (pgettext("match outcome", "shared win") if shared else pgettext("match outcome", "won")), "won"
+    else:
+        outcome, kind = pgettext("match outcome", "lost"), "lost"
+    place_text = score_text = ""
+    if not called_off and seat.final_rank:
+        place_text = pgettext("match history", "%(place)s of %(count)s") % {
+            "place": place(seat.final_rank), "count": len(seats),
+        }
+    if not called_off and seat.final_score is not None:
+        score_text = _score_text(game.engine_slug, seat.final_score)
+    return {
+        "seat": seat,
+        "game": game,
+        "others": [s for s in seats if s.pk != seat.pk],
+        "place_text": place_text,
+        "score_text": score_text,
+        "outcome": outcome,
+        "outcome_kind": kind,
     }
 
 

@@ -2,6 +2,7 @@
 
 import importlib
 import os
+import re
 from email.message import EmailMessage
 
 import pytest
@@ -10,6 +11,21 @@ from django.urls import NoReverseMatch, clear_url_caches, reverse
 
 import mammamia.urls
 from mammamia import devmail
+
+STYLED = (
+    '<!doctype html><html><head><meta charset="utf-8"></head><body style="background:#f6f3ee">'
+    '<p style="color:#b3261e">Your move</p><a href="http://127.0.0.1:8000/games/1/">Open</a>'
+    '<script>alert("x")</script></body></html>'
+)
+
+
+def directives(response) -> dict[str, list[str]]:
+    """A Content-Security-Policy header as {directive: [values]}."""
+    policy = {}
+    for part in response["Content-Security-Policy"].split(";"):
+        name, *values = part.split()
+        policy[name] = values
+    return policy
 
 
 def _write_eml(folder, name, *, subject, html=None, mtime=None):
@@ -65,11 +81,13 @@ def test_mail_viewer_lists_messages_newest_first_and_shows_text_and_html_safely(
     assert listing.index("Please confirm") < listing.index("Old one")
     assert "notes.txt" not in listing
 
-    detail = client.get(reverse("dev-mail-detail", args=["2000-000001-ada_at_example.com.eml"])).content.decode()
+    name = "2000-000001-ada_at_example.com.eml"
+    detail = client.get(reverse("dev-mail-detail", args=[name])).content.decode()
     assert '<a href="http://127.0.0.1:8000/accounts/confirm-email/abc/"' in detail  # clickable link in text
-    assert "<iframe" in detail and " sandbox " in detail
-    assert "<script>alert" not in detail  # the HTML part is escaped into srcdoc, never inlined
-    assert "&lt;script&gt;alert" in detail
+    iframe = re.search(r"<iframe [^>]*>", detail).group(0)
+    assert f'src="{reverse("dev-mail-html", args=[name])}"' in iframe
+    assert 'sandbox="allow-popups allow-popups-to-escape-sandbox"' in iframe  # no allow-scripts, no same origin
+    assert "alert" not in detail  # the HTML part is never inlined into the page
 
 
 @pytest.mark.django_db
@@ -97,3 +115,48 @@ def test_read_mail_refuses_traversal_and_symlinks_out_of_the_folder(tmp_path):
 
 def test_mail_list_of_a_missing_folder_is_empty(tmp_path):
     assert devmail.list_mail(folder=tmp_path / "nowhere") == []
+
+
+@pytest.mark.django_db
+def test_mail_preview_shows_the_html_as_sent_with_inline_styles_and_no_scripts(debug_mail_dir):
+    """Issue 19, point 12: the e-mail's own response allows its inline styles (the site's policy blocked them in
+    the srcdoc) and forbids everything else: scripts, requests out, forms, being framed by anyone but the site."""
+    _write_eml(debug_mail_dir, "3000-000001-ada_at_example.com.eml", subject="Your move", html=STYLED)
+    response = Client().get(reverse("dev-mail-html", args=["3000-000001-ada_at_example.com.eml"]))
+    assert response.status_code == 200 and response["Content-Type"] == "text/html; charset=utf-8"
+    html = response.content.decode()
+    assert '<body style="background:#f6f3ee">' in html and '<p style="color:#b3261e">Your move</p>' in html
+    assert '<head><base target="_blank"><meta charset="utf-8">' in html  # links open in a tab, not the frame
+    policy = directives(response)
+    assert policy["style-src"] == ["'unsafe-inline'"]
+    assert policy["default-src"] == ["'none'"] and "script-src" not in policy  # so no script runs at all
+    assert policy["img-src"] == ["data:"] and policy["form-action"] == ["'none'"] and policy["base-uri"] == ["'none'"]
+    assert policy["sandbox"] == ["allow-popups", "allow-popups-to-escape-sandbox"]  # no allow-scripts
+    assert policy["frame-ancestors"] == ["'self'"] and response["X-Frame-Options"] == "SAMEORIGIN"
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_the_site_keeps_its_own_csp_beside_the_mail_preview(debug_mail_dir):
+    """The mail's policy is for its own response only: every page of the site, the preview page itself
+    included, keeps the site's policy (styles from the site, scripts from the site, never framed)."""
+    name = "3000-000001-ada_at_example.com.eml"
+    _write_eml(debug_mail_dir, name, subject="Your move", html=STYLED)
+    client = Client()
+    for url in (reverse("home"), reverse("dev-mail"), reverse("dev-mail-detail", args=[name])):
+        response = client.get(url)
+        policy = directives(response)
+        assert policy["style-src"] == ["'self'"], url
+        assert policy["script-src"][0] == "'self'" and "'unsafe-inline'" not in response["Content-Security-Policy"], url
+        assert policy["frame-ancestors"] == ["'none'"] and response["X-Frame-Options"] == "DENY", url
+        assert "sandbox" not in policy, url
+
+
+@pytest.mark.django_db
+def test_mail_preview_without_an_html_part_or_without_debug_is_not_found(debug_mail_dir, settings):
+    _write_eml(debug_mail_dir, "4000-000001-ada_at_example.com.eml", subject="Plain")
+    assert Client().get(reverse("dev-mail-html", args=["4000-000001-ada_at_example.com.eml"])).status_code == 404
+    assert Client().get("/dev/mail/..%2Fsecret.eml/html/").status_code == 404
+    settings.DEBUG = False  # a copied route still refuses
+    _write_eml(debug_mail_dir, "5000-000001-ada_at_example.com.eml", subject="Styled", html=STYLED)
+    assert Client().get(reverse("dev-mail-html", args=["5000-000001-ada_at_example.com.eml"])).status_code == 404

@@ -316,6 +316,8 @@ def test_after_the_end_whole_log_replay_reveal_history_and_stats(token_client, p
     [stats] = profile["stats"]
     assert (stats["game"], stats["played"], stats["dropped"]) == ("marumiere", 1, 0)
     assert stats["won"] in (0, 1) and stats["average_place"] in (1, 2)
+    mine = Seat.objects.get(game=game, user=alice).final_score
+    assert stats["average_score"] == mine  # one game: the average is its score, as on the profile page
     _errors_only(token_client().get(reverse("api-user", args=["nobody-at-all"])), 404, "not_found")
 
 

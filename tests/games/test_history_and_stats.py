@@ -31,6 +31,7 @@ def aggregate_stats(user) -> dict[str, dict]:
             won=Count("id", filter=Q(final_rank=1)),
             average_place=Avg("final_rank"),
             dropped=Count("id", filter=Q(dropped_out=True)),
+            average_score=Avg("final_score"),
         )
     )
     return {
@@ -39,6 +40,7 @@ def aggregate_stats(user) -> dict[str, dict]:
             "won": row["won"],
             "average_place": pytest.approx(row["average_place"]),
             "dropped": row["dropped"],
+            "average_score": pytest.approx(row["average_score"]),
         }
         for row in rows
     }
@@ -46,7 +48,7 @@ def aggregate_stats(user) -> dict[str, dict]:
 
 def counter_stats(user) -> dict[str, dict]:
     return {
-        row["engine_slug"]: {k: row[k] for k in ("played", "won", "average_place", "dropped")}
+        row["engine_slug"]: {k: row[k] for k in ("played", "won", "average_place", "dropped", "average_score")}
         for row in history_selectors.game_stats(user=user)
     }
 
@@ -129,6 +131,7 @@ def test_the_migration_backfill_gives_the_counters_the_services_keep(players):
     PlayerStats.objects.all().delete()
     migration = importlib.import_module("games.migrations.0003_history_keys_and_player_stats")
     migration.backfill(apps, None)
+    importlib.import_module("games.migrations.0011_player_stats_scores").backfill(apps, None)  # the average score
     assert counter_stats(alice) == kept == aggregate_stats(alice)
     assert [s.pk for s in history_selectors.history_page(user=alice, per_page=50).object_list] == history
 
