@@ -10,8 +10,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games.engines import engine_slugs, get_engine
 from games.history import selectors as history_selectors
+from games.registry import game_title
 
 register = template.Library()
 
@@ -35,7 +35,13 @@ def _place(language: str, rank: str) -> str:
 
 
 def _engine_name(slug: str) -> str:
-    return get_engine(slug).name if slug in engine_slugs() else slug
+    return game_title(slug)
+
+
+@register.filter(name="game_title")
+def game_title_filter(slug: str) -> str:
+    """``{{ engine.slug|game_title }}``: the game's name in the reader's language."""
+    return game_title(slug)
 
 
 @register.simple_tag
