@@ -172,6 +172,16 @@ def test_the_settings_page_in_japanese(user, client):
     page = client.get(reverse("settings")).content.decode()
     assert "設定" in page and "タイムゾーン" in page and "ゲーム中の操作" in page
     assert "対局" not in page and "ブラウザから" not in page
+    assert "表示名：" in page and "表示名:" not in page  # Django's label suffix, full width
+
+
+@pytest.mark.django_db
+def test_the_create_form_in_japanese(user, client):
+    client.force_login(_ja_user(user))
+    page = client.get(reverse("game-create")).content.decode()
+    assert "マンマミーア! のオプション" in page and "厳格（前の自分の手番以降に聞いた宣言だけ）" in page
+    assert "標準：最初3日、1手ごとに +1日（上限7日）" in page and "テンポよく：" in page
+    assert "1手ごとの持ち時間" in page and "早指し" not in page
 
 
 @pytest.mark.django_db
@@ -194,3 +204,20 @@ def test_an_end_screen_in_japanese_says_when_without_a_stray_particle(players, c
     assert "に終了" not in banner and "今に" not in banner
     assert re.search(r"2人中(1位|2位)(（同率）)?でした。", banner), banner
     assert "の勝ち！" in banner or "勝利を分け合いました！" in banner
+
+
+@pytest.mark.django_db
+def test_games_are_named_as_their_publishers_write_them(players, client):
+    from games.registry import get_game
+
+    with translation.override("ja"):
+        assert [get_game(s).title() for s in ("mamma-mia", "konamon", "marumiere")] == [
+            "マンマミーア!", "こなもんっ!", "マルミエール"]
+    with translation.override("en"):
+        assert get_game("konamon").title() == "こなもんっ! (Konamon!)" and get_game("mamma-mia").title() == "Mamma Mia!"
+    game = start_game("mamma-mia", players[:2])
+    client.force_login(_ja_user(players[0]))
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert f'マンマミーア! <span class="muted">#{game.pk}</span>' in page
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert ">こなもんっ!</a>" in lobby and "(Konamon!)" not in lobby and ">Mamma Mia!</a>" not in lobby
