@@ -221,3 +221,12 @@ def test_games_are_named_as_their_publishers_write_them(players, client):
     assert f'マンマミーア! <span class="muted">#{game.pk}</span>' in page
     lobby = client.get(reverse("lobby")).content.decode()
     assert ">こなもんっ!</a>" in lobby and "(Konamon!)" not in lobby and ">Mamma Mia!</a>" not in lobby
+
+
+@pytest.mark.django_db
+def test_the_language_menu_names_each_language_in_itself(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    page = client.get("/").content.decode()
+    for code, name in (("en", "English"), ("ja", "日本語"), ("zh-hant", "繁體中文"), ("fr", "Français")):
+        assert re.search(rf'<option value="{code}" lang="{code}"( selected)?>{name}</option>', page), code
+    assert "英語" not in page
