@@ -90,7 +90,11 @@ class TimeControlFields(forms.Form):
         from clocks.controls import describe_bank
 
         self.fields["bank_preset"].choices = [
-            *((key, f"{label}: {describe_bank(control)}") for key, (label, control) in BANK_PRESETS.items()),
+            # "Standard: 3 days, …", with the reader's colon (「標準：…」, « Standard : … »).
+            *(
+                (key, _("%(name)s: %(rule)s") % {"name": label, "rule": describe_bank(control)})
+                for key, (label, control) in BANK_PRESETS.items()
+            ),
             (CUSTOM, _("Custom: the hours below")),
         ]
 

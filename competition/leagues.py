@@ -29,6 +29,7 @@ from competition.pairings import schedule
 from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError
 from games.models import Game, GameStatus, Seat, TimeLimit, Visibility
+from games.registry import game_title
 
 MAX_PLAYERS = 40  # entrants per league: bounds its games (and standings) to a few hundred
 MAX_SIGNUP_DAYS = 60
@@ -75,7 +76,7 @@ def create_league(
     if not isinstance(players_per_game, int) or not engine.min_players <= players_per_game <= engine.max_players:
         raise BadInput(
             _("%(game)s takes %(min)s to %(max)s players.")
-            % {"game": engine.name, "min": engine.min_players, "max": engine.max_players}
+            % {"game": game_title(engine.slug), "min": engine.min_players, "max": engine.max_players}
         )
     if time_limit_hours not in TimeLimit.values:
         raise BadInput()

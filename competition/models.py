@@ -12,7 +12,6 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import get_engine
 from games.models import TimeLimit
 
 
@@ -114,10 +113,9 @@ class League(models.Model):
 
     @property
     def engine_name(self) -> str:
-        try:
-            return get_engine(self.engine_slug).name
-        except KeyError:
-            return self.engine_slug
+        from games.registry import game_title
+
+        return game_title(self.engine_slug)
 
 
 class LeagueEntry(models.Model):

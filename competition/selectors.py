@@ -202,12 +202,9 @@ class PlayerRating:
 
     @property
     def engine_name(self) -> str:
-        from games.engines import get_engine
+        from games.registry import game_title
 
-        try:
-            return get_engine(self.engine_slug).name
-        except KeyError:
-            return self.engine_slug
+        return game_title(self.engine_slug)
 
 
 def player_ratings(*, user, with_history: bool = True) -> list[PlayerRating]:

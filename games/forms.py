@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from clocks.forms import TimeControlFields
 from games.engines import all_engines, get_engine
 from games.models import TimeLimit, Visibility
+from games.registry import game_title
 from games.ui import get_ui
 
 
@@ -58,7 +59,7 @@ class CreateGameForm(TimeControlFields, forms.Form):
         super().__init__(*args, **kwargs)
         engines = all_engines()
         self.engines = engines
-        self.fields["engine_slug"].choices = [(e.slug, e.name) for e in engines]
+        self.fields["engine_slug"].choices = [(e.slug, game_title(e.slug)) for e in engines]
         # Every seat count some game takes: without JavaScript the list cannot follow the chosen game (the
         # server then names that game's counts); static/js/site.js keeps only the chosen game's own.
         most = max(e.max_players for e in engines)
@@ -131,7 +132,7 @@ class CreateGameForm(TimeControlFields, forms.Form):
             self.add_error(
                 "players",
                 _("%(game)s takes %(min)s to %(max)s players.")
-                % {"game": engine.name, "min": engine.min_players, "max": engine.max_players},
+                % {"game": game_title(engine.slug), "min": engine.min_players, "max": engine.max_players},
             )
         if players is not None and bots is not None and bots >= players:
             self.add_error("bots", _("Leave at least your own seat for a person."))

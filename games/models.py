@@ -149,10 +149,10 @@ class Game(models.Model):
 
     @property
     def engine_name(self) -> str:
-        try:
-            return self.engine.name
-        except KeyError:
-            return self.engine_slug
+        """The game's name as the reader's language writes it ("マンマミーア!" in Japanese)."""
+        from games.registry import game_title
+
+        return game_title(self.engine_slug)
 
     @property
     def time_limit(self) -> dt.timedelta | None:

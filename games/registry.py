@@ -98,6 +98,15 @@ class GameAppConfig(AppConfig):
         language = (language or get_language() or "en").lower()
         return self.names.get(language) or self.names.get(language.split("-")[0]) or self.names.get("en") or self.slug
 
+    def title(self, *, language: str | None = None) -> str:
+        """The name in lists and titles: the published name in ``language`` (default: the active language), with
+        its reading aid when it is written in another script: "こなもんっ! (Konamon!)" in English, "こなもんっ!" in
+        Japanese, "マンマミーア!" in Japanese for Mamma Mia!."""
+        language = (language or get_language() or "en").lower()
+        name = self.display_name(language=language)
+        foreign = self.name_language is not None and language.split("-")[0] != self.name_language
+        return f"{name} ({self.romanized})" if foreign and self.romanized and name != self.romanized else name
+
     @property
     def rules_icons(self) -> str:
         """The SVG symbols the rules page's cards use (``<use href="#...">``)."""
@@ -159,6 +168,14 @@ def get_game(slug: str) -> GameAppConfig:
         if config.slug == slug:
             return config
     raise KeyError(slug)
+
+
+def game_title(slug: str) -> str:
+    """The title of the game ``slug`` in the active language (``GameAppConfig.title``); the slug if unknown."""
+    try:
+        return get_game(slug).title()
+    except KeyError:
+        return slug
 
 
 def game_slugs() -> list[str]:

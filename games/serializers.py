@@ -89,7 +89,7 @@ class OutcomeSerializer(serializers.Serializer):
 
 class GameSummarySerializer(serializers.ModelSerializer):
     game = serializers.ChoiceField(source="engine_slug", choices=engine_slugs())
-    name = serializers.CharField(source="engine_name")
+    name = serializers.CharField(source="engine.name")  # the engine's own name, whatever the language
     status = serializers.ChoiceField(choices=GameStatus.values)
     visibility = serializers.ChoiceField(choices=Visibility.values)
     time_limit_hours = serializers.ChoiceField(choices=TimeLimit.choices)

@@ -11,9 +11,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games.engines import engine_slugs, get_engine
 from games.history import selectors as history_selectors
 from games.models import GameStatus
+from games.registry import game_title
 
 register = template.Library()
 
@@ -37,7 +37,13 @@ def _place(language: str, rank: str) -> str:
 
 
 def _engine_name(slug: str) -> str:
-    return get_engine(slug).name if slug in engine_slugs() else slug
+    return game_title(slug)
+
+
+@register.filter(name="game_title")
+def game_title_filter(slug: str) -> str:
+    """``{{ engine.slug|game_title }}``: the game's name in the reader's language."""
+    return game_title(slug)
 
 
 @register.simple_tag
@@ -54,7 +60,7 @@ def opponents(seat) -> str:
             return _("%(name)s (bot)") % {"name": s.name}
         return s.name
 
-    return format_html("{} {}", _("with"), format_html_join(", ", "{}", ((label(s),) for s in others)))
+    return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
 
 
 @register.simple_tag
@@ -64,7 +70,7 @@ def awaited_summary(game) -> str:
     if not awaited:
         return ""
     since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
-    names = ", ".join(s.name for s in awaited)
+    names = _(", ").join(s.name for s in awaited)  # 、 in Japanese and Chinese
     if since is None:
         return _("waiting on %(names)s") % {"names": names}
     return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}

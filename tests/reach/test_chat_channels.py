@@ -86,7 +86,7 @@ def test_the_chat_push_speaks_the_readers_language(table, players, push_service)
     say(players[0], table, "two")
     deliver_later()
     [to_second] = [r.document for r in push_service.received if r.path.endswith("/2")]
-    assert to_second["body"] == "Reacher 0：two（ほか 1 件）"
+    assert to_second["body"] == "Reacher 0：two（ほか1件）"
 
 
 def test_a_burst_of_ten_messages_is_one_push_that_counts_them(table, players, push_service):

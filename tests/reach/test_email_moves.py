@@ -304,5 +304,5 @@ def test_a_reply_the_game_can_no_longer_take_is_answered_with_the_reason_in_the_
     together.answer_call_off(user=other, game_id=game.pk, accept=True)  # the game is called off
     reply(listener, message, "1")
     assert Move.objects.filter(game=game).count() == 0
-    [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and m.subject.endswith("その手は指せません")]
+    [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and m.subject.endswith("その手は打てません")]
     assert "このゲームは進行中ではありません。" in answer.body
