@@ -42,7 +42,8 @@ def test_the_calendar_lists_my_deadlines_in_my_language_and_zone(client, tokyo_p
     [event] = list(calendar.walk("VEVENT"))
     start = event.decoded("dtstart")
     assert str(start.tzinfo) == "Asia/Tokyo" and start == seat.deadline_at.replace(microsecond=0)
-    assert f"#{game.pk}" in str(event["summary"]) and "(échéance)" in str(event["summary"])
+    # French numbers a game "n° 12" (issue 19: French as a French player reads it), with a no-break space.
+    assert f"n°\u00a0{game.pk}" in str(event["summary"]) and "(échéance)" in str(event["summary"])
     assert event["url"] == f"https://play.example/games/{game.pk}/"
     assert calendar.walk("VTIMEZONE"), "the zone is described for clients that do not know it"
     assert list(event.walk("VALARM"))
@@ -54,7 +55,7 @@ def test_the_atom_feed_lists_games_awaiting_me(client, tokyo_player, players):
     response = client.get(reverse("reach:atom", args=[settings_for(tokyo_player).feed_secret]))
     assert response.status_code == 200 and response["Content-Type"].startswith("application/atom+xml")
     feed = ET.fromstring(response.content)
-    assert feed.findtext(f"{ATOM}title") == "mammamia : parties qui attendent mon coup"
+    assert feed.findtext(f"{ATOM}title") == "mammamia\u00a0: parties qui attendent mon coup"  # French no-break space
     links = [e.find(f"{ATOM}link").get("href") for e in feed.findall(f"{ATOM}entry")]
     assert links == [f"https://play.example/games/{game.pk}/"]
     assert f"/games/{other.pk}/" not in response.content.decode()
