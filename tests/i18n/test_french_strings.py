@@ -146,3 +146,35 @@ def test_pages_in_french_read_naturally(client):
     for page in (mamma_mia, konamon, marumiere):
         prose = re.sub(r"<[^>]*>", "", page)  # card faces such as Minimale's "?" stand alone on their own line
         assert not re.search(r"\w [:;!?»%]|« ", prose), "an ordinary space where French wants a no-break one"
+
+
+@pytest.mark.parametrize(("score", "text"), [(0, "0 point"), (1, "1 point"), (2, "2 points"), (-1, "-1 point"),
+                                             (-10, "-10 points"), (2.5, "2.5 points")])
+def test_french_scores_count_zero_and_one_as_singular_and_negative_scores_by_their_size(score, text):
+    from games.ui.base import GameUI
+
+    with translation.override("fr"):
+        assert GameUI.score_text(None, score) == text
+
+
+def test_an_option_on_the_game_page_is_glued_by_the_translated_colon():
+    template = Template(
+        "{% load i18n %}{% blocktranslate with text=value %}{{ name }}: {{ text }}{% endblocktranslate %}"
+    )
+    with translation.override("fr"):
+        text = template.render(Context({"name": "Mémoire", "value": "Stricte"}))
+    assert text == f"Mémoire{NBSP}: Stricte"
+
+
+@pytest.mark.django_db
+def test_the_game_page_in_french_names_its_options_with_french_colons(client, user_factory):
+    from tests.games.game_helpers import start_game
+
+    players = [user_factory(username="amelie"), user_factory(username="bastien")]
+    players[0].language = "fr"
+    players[0].save(update_fields=["language"])
+    game = start_game("mamma-mia", players, options={"memory": "strict"})
+    client.force_login(players[0])
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"Mémoire{NBSP}: Stricte{NBSP}: seulement ce que vous avez entendu depuis votre dernier tour" in page
