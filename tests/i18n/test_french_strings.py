@@ -136,16 +136,18 @@ def test_pages_in_french_read_naturally(client):
 
     mamma_mia = client.get(reverse("rules", args=["mamma-mia"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Poivron" in mamma_mia and not re.search(r"\bpiment", mamma_mia, re.IGNORECASE)
-    assert f"par exemple «{NBSP}trois salami{NBSP}»" in mamma_mia
+    assert f"par exemple «{NBSP}trois salami{NBSP}»" in mamma_mia and "par Uwe Rosenberg" in mamma_mia
 
     konamon = client.get(reverse("rules", args=["konamon"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "S’il y en a plus de 5, il choisit lesquels y vont" in konamon
+    assert f"Pressé{NBSP}: Arrive à l’humeur 2 au lieu de 3." in konamon
 
     marumiere = client.get(reverse("rules", args=["marumiere"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f"jusqu’à 15{NBSP}% plus grande" in marumiere
     for page in (mamma_mia, konamon, marumiere):
         prose = re.sub(r"<[^>]*>", "", page)  # card faces such as Minimale's "?" stand alone on their own line
         assert not re.search(r"\w [:;!?»%]|« ", prose), "an ordinary space where French wants a no-break one"
+        assert not re.search(r"[^\W\d]:", prose), "a colon glued to a word (English punctuation)"
 
 
 @pytest.mark.parametrize(("score", "text"), [(0, "0 point"), (1, "1 point"), (2, "2 points"), (-1, "-1 point"),
