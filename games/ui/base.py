@@ -311,12 +311,15 @@ class GameUI:
 
 
 def plural_count(value: Any) -> int:
-    """A number for ``ngettext``: whole numbers as ``int``, any other (2.5, ``None``) as 2 (plural everywhere here)."""
+    """A number for ``ngettext``: whole numbers as ``int``, any other (2.5, ``None``) as 2 (plural everywhere here).
+
+    Negative scores count by their size: French makes -10 plural ("-10 points") although -10 is not more than 1,
+    the test French plural forms use (``n > 1``)."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         return 2
-    return int(number) if number.is_integer() else 2
+    return abs(int(number)) if number.is_integer() else 2
 
 
 def score_number(value: Any) -> str:

@@ -54,7 +54,7 @@ def test_the_atom_feed_lists_games_awaiting_me(client, tokyo_player, players):
     response = client.get(reverse("reach:atom", args=[settings_for(tokyo_player).feed_secret]))
     assert response.status_code == 200 and response["Content-Type"].startswith("application/atom+xml")
     feed = ET.fromstring(response.content)
-    assert feed.findtext(f"{ATOM}title") == "mammamia : parties qui attendent mon coup"
+    assert feed.findtext(f"{ATOM}title") == "mammamia\u00a0: parties qui attendent mon coup"  # French no-break space
     links = [e.find(f"{ATOM}link").get("href") for e in feed.findall(f"{ATOM}entry")]
     assert links == [f"https://play.example/games/{game.pk}/"]
     assert f"/games/{other.pk}/" not in response.content.decode()
