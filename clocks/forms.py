@@ -6,6 +6,7 @@ import datetime as dt
 
 from django import forms
 from django.utils.dates import WEEKDAYS
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clocks.arithmetic import (
@@ -90,7 +91,10 @@ class TimeControlFields(forms.Form):
         from clocks.controls import describe_bank
 
         self.fields["bank_preset"].choices = [
-            *((key, f"{label}: {describe_bank(control)}") for key, (label, control) in BANK_PRESETS.items()),
+            *(
+                (key, gettext("%(label)s: %(value)s") % {"label": label, "value": describe_bank(control)})
+                for key, (label, control) in BANK_PRESETS.items()
+            ),
             (CUSTOM, _("Custom: the hours below")),
         ]
 

@@ -52,7 +52,8 @@ def opponents(seat) -> str:
             return _("%(name)s (bot)") % {"name": s.name}
         return s.name
 
-    return format_html("{} {}", _("with"), format_html_join(", ", "{}", ((label(s),) for s in others)))
+    # The reader's list separator: "with alice, bob", 「阿華、bob」.
+    return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
 
 
 @register.simple_tag
@@ -62,7 +63,7 @@ def awaited_summary(game) -> str:
     if not awaited:
         return ""
     since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
-    names = ", ".join(s.name for s in awaited)
+    names = _(", ").join(s.name for s in awaited)
     if since is None:
         return _("waiting on %(names)s") % {"names": names}
     return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}

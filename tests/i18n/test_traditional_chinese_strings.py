@@ -166,4 +166,26 @@ def test_a_timed_game_tells_its_player_when_time_runs_out_in_chinese(user_factor
     client = Client()
     client.force_login(seat.user)  # who reads in the language of their settings
     html = client.get(reverse("game", args=[game.pk])).content.decode().replace("\xa0", " ")
-    assert re.search(r"時間將於 (1 天、23 小時|2 天)後到期。", html), html[:2000]
+    assert re.search(r"時間將於 (1 天、23 小時|2 天)後到期。", html)
+    assert "叫牌卡：標準" in html  # the game's options, label and value, with a full-width colon
+
+
+def test_log_sentences_follow_each_other_without_a_space_after_a_chinese_full_stop():
+    from games.ui import describe_event
+
+    players = [{"seat": 0, "name": "阿華"}, {"seat": 1, "name": "bob"}]
+    turn = {"type": "turn", "seat": 0, "topping": "pepper", "count": 2, "draw": "kitchen", "drew": 1}
+    with translation.override("zh-hant"):
+        assert str(describe_event("mamma-mia", turn, players)) == "阿華 把青椒 ×2 放進烤箱。從廚房抽了 1 張。"
+    with translation.override("en"):
+        english = str(describe_event("mamma-mia", turn, players))
+        assert english == "阿華 put pepper ×2 into the oven. Drew 1 from the kitchen."
+
+
+def test_labels_and_name_lists_use_chinese_punctuation():
+    from clocks.forms import TimeControlFields
+
+    with translation.override("zh-hant"):
+        assert gettext("%(label)s: %(value)s") % {"label": "記憶", "value": "嚴格"} == "記憶：嚴格"
+        presets = [str(label) for _, label in TimeControlFields().fields["bank_preset"].choices]
+        assert presets[0].startswith("快速對局：初始 4 小時") and not any(": " in label for label in presets)
