@@ -189,3 +189,12 @@ def test_labels_and_name_lists_use_chinese_punctuation():
         assert gettext("%(label)s: %(value)s") % {"label": "記憶", "value": "嚴格"} == "記憶：嚴格"
         presets = [str(label) for _, label in TimeControlFields().fields["bank_preset"].choices]
         assert presets[0].startswith("快速對局：初始 4 小時") and not any(": " in label for label in presets)
+
+
+@pytest.mark.django_db
+def test_the_language_menu_names_each_language_in_its_own_language():
+    html = _client_in_chinese().get(reverse("home")).content.decode()
+    menu = html[html.index('<select id="lang-select"') : html.index("</select>")]
+    for name in ("English", "日本語", "繁體中文", "Français"):
+        assert f">{name}</option>" in menu
+    assert "英語" not in menu and "法語" not in menu
