@@ -198,3 +198,14 @@ def test_the_language_menu_names_each_language_in_its_own_language():
     for name in ("English", "日本語", "繁體中文", "Français"):
         assert f">{name}</option>" in menu
     assert "英語" not in menu and "法語" not in menu
+
+
+@pytest.mark.django_db
+def test_the_match_history_lists_opponents_with_the_chinese_separator(user_factory):
+    from tests.games.game_helpers import play_out, start_game
+
+    users = [user_factory(username=name, language="zh-hant") for name in ("zhalice", "zhbob", "zhcarol")]
+    play_out(start_game("marumiere", users))
+    html = _client_in_chinese().get(reverse("profile", args=["zhalice"])).content.decode()
+    opponents = re.search(r'<td data-label="對手">(.*?)</td>', html).group(1)  # seats are drawn: either order
+    assert opponents in ("zhbob、zhcarol", "zhcarol、zhbob")
