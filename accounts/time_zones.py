@@ -104,7 +104,7 @@ CITY_NAMES: dict[str, dict[str, str]] = {
     "Asia/Tokyo": {"ja": "東京", "zh-hant": "東京", "fr": "Tokyo"},
     "Asia/Taipei": {"ja": "台北", "zh-hant": "臺北", "fr": "Taipei"},
     "Asia/Hong_Kong": {"ja": "香港", "zh-hant": "香港", "fr": "Hong Kong"},
-    "Asia/Shanghai": {"ja": "上海・北京", "zh-hant": "上海・北京", "fr": "Shanghai, Pékin"},
+    "Asia/Shanghai": {"ja": "上海・北京", "zh-hant": "上海、北京", "fr": "Shanghai, Pékin"},
     "Asia/Seoul": {"ja": "ソウル", "zh-hant": "首爾", "fr": "Séoul"},
     "Asia/Singapore": {"ja": "シンガポール", "zh-hant": "新加坡", "fr": "Singapour"},
     "Asia/Macau": {"ja": "マカオ", "zh-hant": "澳門", "fr": "Macao"},

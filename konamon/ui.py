@@ -378,7 +378,7 @@ def _arrival(event: dict[str, Any], players: Players) -> str:
     text = _("%(customer)s arrives at mood %(mood)s.") % {"customer": _customer(event), "mood": event["mood"]}
     effect = event.get("effect")
     if effect and effect != "none":
-        text += " " + _("Effect: %(effect)s.") % {"effect": names.lookup(EFFECT_NAMES, effect)}
+        text = names.sentences(text, _("Effect: %(effect)s.") % {"effect": names.lookup(EFFECT_NAMES, effect)})
     return text
 
 

@@ -366,12 +366,12 @@ def _turn(event: dict[str, Any], players: Players) -> str:
         if event.get("recipe")
         else _("%(player)s put %(toppings)s into the oven.")
     ) % values
-    return f"{text} {_drew(event)}".strip()
+    return names.sentences(text, _drew(event))
 
 
 def _pass(event: dict[str, Any], players: Players) -> str:
     text = _("%(player)s had no topping and passed.") % {"player": _seat(event, players)}
-    return f"{text} {_drew(event)}".strip()
+    return names.sentences(text, _drew(event))
 
 
 def _drew(event: Mapping[str, Any]) -> str:
@@ -476,12 +476,12 @@ def _you_turn(event: dict[str, Any], players: Players) -> str:
         if event.get("recipe")
         else _("You put %(toppings)s into the oven.")
     ) % values
-    return f"{text} {_you_drew(event)}".strip()
+    return names.sentences(text, _you_drew(event))
 
 
 def _you_pass(event: dict[str, Any], players: Players) -> str:
     text = _("You had no topping and passed.")
-    return f"{text} {_you_drew(event)}".strip()
+    return names.sentences(text, _you_drew(event))
 
 
 def _you_drew_private(event: dict[str, Any], players: Players) -> str:

@@ -42,6 +42,15 @@ def join_list(items: Iterable[Any]) -> str:
     return _(", ").join(parts)
 
 
+def sentences(*parts: Any) -> str:
+    """Sentences one after another: a space after a Latin full stop, none after a Chinese or Japanese one
+    (「阿華 把鳳梨 ×1 放進烤箱。從廚房抽了 1 張。」)."""
+    text = ""
+    for part in (str(part) for part in parts if part):
+        text += part if not text or text.endswith(("。", "！", "？")) else " " + part
+    return text
+
+
 def count_of(name: str, count: Any) -> str:
     """``name ×count``: one form for every language, so no plural rules are needed."""
     return _("%(name)s ×%(count)s") % {"name": name, "count": count}

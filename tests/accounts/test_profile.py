@@ -57,7 +57,7 @@ def test_profile_includes_match_history_once_the_platform_template_exists(client
 # Match history and statistics as two tables (issue 19, point 8) ------------------------------------------------
 
 FINISHED = dt.datetime(2026, 3, 1, 23, 30, tzinfo=dt.UTC)  # already March 2nd in Tokyo
-KONAMON, MAMMA_MIA, MARUMIERE = "こなもんっ! (Konamon!)", "Mamma Mia!", "マルミエール (Marumiere)"  # the games' own names
+KONAMON, MAMMA_MIA, MARUMIERE = "こなもんっ! (Konamon!)", "Mamma Mia!", "マルミエール (Marumiere)"
 
 
 def finished_game(owner, others, *, slug="konamon", ranks, scores, minutes_ago=0, status="finished",
@@ -214,7 +214,7 @@ def test_match_history_dates_are_in_the_readers_time_zone(client, history, user_
     ("language", "expected"),
     [
         ("ja", ["結果", "ゲーム別の成績", "平均得点", "3人中1位", "勝ち", "同率1位", "負け", "レシピ5枚完成"]),
-        ("zh-hant", ["結果", "各遊戲戰績", "平均得分", "3 人中第1名", "勝", "並列第一", "敗", "烤好 5 道食譜"]),
+        ("zh-hant", ["結果", "各遊戲戰績", "平均得分", "3 人中第 1 名", "勝", "並列第一", "敗", "烤好 5 張食譜"]),
         ("fr", ["Résultat", "Résultats par jeu", "Score moyen", "1re place sur 3", "gagnée", "gagnée ex æquo",
                 "perdue", "5 recettes cuites"]),
     ],

@@ -232,6 +232,6 @@ def test_finishing_places_read_naturally_in_every_language():
     with translation.override("ja"):
         assert place(1) == "1位" and place(3) == "3位"
     with translation.override("zh-hant"):
-        assert place(1) == "第1名" and place(2) == "第2名"
+        assert place(1) == "第 1 名" and place(2) == "第 2 名"
     with translation.override("fr"):
         assert place(1) == "1re place" and place(2) == "2e place"
