@@ -54,4 +54,7 @@ urlpatterns = [
     path("users/<str:username>/history/", accounts_api.HistoryView.as_view(), name="api-user-history"),
     path("settings/", accounts_api.SettingsView.as_view(), name="api-settings"),
     path("settings/away/", accounts_api.AwayView.as_view(), name="api-settings-away"),
+    path("settings/quiet-days/", accounts_api.QuietDaysView.as_view(), name="api-settings-quiet-days"),
+    path("account/export/", trust_api.AccountExportView.as_view(), name="api-account-export"),
+    path("account/delete/", trust_api.AccountDeleteView.as_view(), name="api-account-delete"),
 ]
