@@ -35,6 +35,11 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", api.CancelView.as_view(), name="api-game-cancel"),
     path("games/<int:game_id>/bots/", api.BotsView.as_view(), name="api-game-bots"),
     path("games/<int:game_id>/invitations/", api.InviteView.as_view(), name="api-game-invite"),
+    path(
+        "games/<int:game_id>/invite-suggestions/",
+        api.InviteSuggestionsView.as_view(),
+        name="api-game-invite-suggestions",
+    ),
     path("games/<int:game_id>/invite-links/", trust_api.InviteLinksView.as_view(), name="api-game-invite-links"),
     path(
         "games/<int:game_id>/invite-links/<int:link_id>/",
