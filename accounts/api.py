@@ -108,7 +108,8 @@ class SettingsSerializer(serializers.Serializer):
 
 
 class SettingsView(ApiView):
-    """My settings and notification preferences (as on `/settings/`); PATCH changes some of them."""
+    """My settings and e-mail preferences (as on `/settings/`); PATCH changes some of them. A new time zone applies to
+    my running clocks from now on (they are read under the old one first), as on the page."""
 
     serializer_class = SettingsSerializer
 
