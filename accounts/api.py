@@ -1,6 +1,8 @@
 """The JSON API of accounts: a player's public profile (stats, match history) and my settings,
-notification preferences and absences — what ``/u/<username>/``, ``/settings/`` and
-``/settings/away/`` offer a person. Validation is the pages' own forms, so both say the same."""
+notification preferences, quiet days and absences — what ``/u/<username>/``, ``/settings/``,
+``/settings/quiet-days/`` and ``/settings/away/`` offer a person. Validation is the pages' own forms and
+changes go through the pages' services (``clocks.services`` for anything that moves a clock), so both say
+and do the same."""
 
 from __future__ import annotations
 
@@ -9,13 +11,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from accounts.forms import SettingsForm
-from accounts.models import NotifyMode, User
+from accounts.forms import ConfirmMovesForm, SettingsForm
+from accounts.models import ConfirmMoves, NotifyMode, User
 from api import pagination
-from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField
+from api.errors import form_invalid
+from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from clocks import services as clock_services
+from clocks.arithmetic import quiet_weekdays
+from clocks.forms import QuietDaysForm
 from games.api import ApiView, _valid
 from games.exceptions import GameNotFound
 from games.history import selectors as history_selectors
@@ -97,10 +102,15 @@ class SettingsSerializer(serializers.Serializer):
         help_text="E-mail when a game awaits my move: once (until I visit), every time, a daily digest, never.",
     )
     deadline_reminders = StrictBooleanField(help_text="E-mail reminders before a move deadline passes.")
+    confirm_moves = StrictChoiceField(
+        choices=ConfirmMoves.values,
+        help_text="The site's pages ask “Send this move?” before a one-tap move: on touch screens, always, never.",
+    )
 
 
 class SettingsView(ApiView):
-    """My settings and notification preferences (as on `/settings/`); PATCH changes some of them."""
+    """My settings and e-mail preferences (as on `/settings/`); PATCH changes some of them. A new time zone applies to
+    my running clocks from now on (they are read under the old one first), as on the page."""
 
     serializer_class = SettingsSerializer
 
@@ -114,9 +124,13 @@ class SettingsView(ApiView):
         user = request.user
         current = {name: getattr(user, name) for name in SettingsForm.Meta.fields}
         form = SettingsForm({**current, **data}, instance=user)
-        if not form.is_valid():
-            raise ValidationError({name: [str(m) for m in messages] for name, messages in form.errors.items()})
-        user = form.save()
+        confirm = ConfirmMovesForm({"confirm_moves": data.get("confirm_moves", user.confirm_moves)}, instance=user)
+        for checked in (form, confirm):
+            if not checked.is_valid():
+                raise form_invalid(checked)
+        user = form.save_for(request.user)  # a new time zone re-reads the running clocks first (as the page)
+        if "confirm_moves" in data:
+            confirm.save()
         translation.activate(user.language)  # this answer is already in the new language
         return Response(SettingsSerializer(user).data)
 
@@ -149,7 +163,7 @@ class AwayView(ApiView):
         now = timezone.now()
         form = AwayForm({"back_on": data["back_on"].isoformat()}, user=request.user, now=now)
         if not form.is_valid():
-            raise ValidationError({name: [str(m) for m in messages] for name, messages in form.errors.items()})
+            raise form_invalid(form)
         user = vacations.set_away(user=request.user, until=form.away_until(), now=now)
         return Response(AwaySerializer(self._body(user)).data)
 
@@ -158,3 +172,32 @@ class AwayView(ApiView):
         user = vacations.set_away(user=request.user, until=None, now=timezone.now())
         return Response(AwaySerializer(self._body(user)).data)
 
+
+
+class QuietDaysSerializer(serializers.Serializer):
+    days = serializers.ListField(
+        child=StrictIntegerField(min_value=0, max_value=6),
+        max_length=7,
+        help_text="Weekdays on which my clocks do not run, 0 Monday … 6 Sunday, at most three; midnight to midnight "
+        "in my time zone. [] for none.",
+    )
+
+
+class QuietDaysView(ApiView):
+    """My quiet days (as on `/settings/quiet-days/`); PUT replaces them, from now on (running clocks are read under
+    the old ones first)."""
+
+    serializer_class = QuietDaysSerializer
+
+    @extend_schema(responses={200: QuietDaysSerializer})
+    def get(self, request):
+        return Response({"days": sorted(quiet_weekdays(request.user.quiet_days))})
+
+    @extend_schema(request=QuietDaysSerializer, responses={200: QuietDaysSerializer})
+    def put(self, request):
+        data = _valid(QuietDaysSerializer, request)
+        form = QuietDaysForm({"days": [str(day) for day in data["days"]]}, user=request.user)
+        if not form.is_valid():
+            raise form_invalid(form)
+        user = clock_services.set_quiet_days(user=request.user, weekdays=form.cleaned_data["days"])
+        return Response({"days": sorted(quiet_weekdays(user.quiet_days))})

@@ -73,6 +73,17 @@ class SettingsForm(forms.ModelForm):
             self.instance.time_zone_source = TimeZoneSource.CHOSEN  # the browser's zone no longer applies
         return super().save(commit=commit)
 
+    def save_for(self, user) -> User:
+        """Save the settings of ``user`` (the page's copy of them, or the account itself): a new time zone goes
+        through ``clocks.services``, since quiet days follow the zone — running clocks are re-read first, so the
+        change counts from now on. Returns the saved settings (the form's instance)."""
+        if "time_zone" not in self.changed_data:
+            return self.save()
+        from clocks.services import change_clock_settings
+
+        change_clock_settings(user=user, apply=lambda locked: self.save())
+        return self.instance
+
 
 class ConfirmMovesForm(forms.ModelForm):
     """Confirm one-tap moves (issue 19): its own small form on the settings page."""

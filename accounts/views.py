@@ -17,7 +17,6 @@ from accounts.forms import ConfirmMovesForm, SettingsForm
 from accounts.models import User
 from accounts.preferences import remember_language
 from accounts.time_zones import set_from_browser, zone_options
-from clocks.services import change_clock_settings
 
 
 @login_required
@@ -26,12 +25,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     # the page (its header's name, its language) must still show the account as it is stored.
     form = SettingsForm(request.POST or None, instance=copy.copy(request.user))
     if request.method == "POST" and form.is_valid():
-        if "time_zone" in form.changed_data:
-            # Quiet days follow the time zone: running clocks are re-read first, so the change counts from now on.
-            change_clock_settings(user=request.user, apply=lambda locked: form.save())
-            user = form.instance
-        else:
-            user = form.save()
+        user = form.save_for(request.user)
         # The new language applies to this very response (the message below) and the next pages.
         translation.activate(user.language)
         request.LANGUAGE_CODE = user.language

@@ -98,6 +98,13 @@ def validation_response(errors: dict | list) -> Response:
     return Response(error_body("invalid", detail or _("The request is not valid."), fields=fields), status=400)
 
 
+def form_invalid(form) -> drf_exceptions.ValidationError:
+    """A page's form that refused the input, as the API's 400 ``invalid`` (its messages in ``fields``): raise it."""
+    return drf_exceptions.ValidationError(
+        {name: [str(message) for message in messages] for name, messages in form.errors.items()}
+    )
+
+
 def exception_handler(exc, context) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: the platform's and DRF's exceptions as the one error shape.
 

@@ -13,7 +13,7 @@ from django.db.models import F, Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from api import pagination
 from api.snapshot import snapshot
 from games.engines import engine_slugs
-from games.exceptions import GameError, GameNotActive, GameNotFound
+from games.exceptions import GameError, GameNotActive, GameNotFound, GameNotOpen, NotSeated
 from games.history import selectors as history_selectors
 from games.history import services as history_services
 from games.lobby import selectors as lobby_selectors
@@ -424,6 +424,35 @@ class InviteView(ApiView):
         invitation = lobby_services.invite_user(user=request.user, game_id=game_id, username=data["username"])
         invitation = Invitation.objects.select_related("user", "invited_by").get(pk=invitation.pk)
         return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class InviteSuggestionSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="Send it as `username` to `/api/games/{id}/invitations/`.")
+    display_name = serializers.CharField(allow_blank=True, help_text="Empty when they show their username.")
+
+
+class InviteSuggestionsView(ApiView):
+    """Whom I may invite to an open game I have a seat at, as the invitation box offers them while one types: those
+    whose username starts with `q` or whose display name contains it; with fewer than two characters, the players
+    of my latest games. Never me, anyone seated or invited already, nor anyone I blocked or who blocked me."""
+
+    serializer_class = InviteSuggestionSerializer
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="What is typed so far (spaces collapsed).")],
+        responses={200: pagination.page_serializer(InviteSuggestionSerializer), **errors(403, 409)},
+    )
+    def get(self, request, game_id: int):
+        access = _visible(request, game_id)
+        if access.seat is None:
+            raise NotSeated()
+        if access.game.status != GameStatus.OPEN:
+            raise GameNotOpen()
+        users = lobby_selectors.invite_suggestions(
+            game=access.game, user=request.user, query=request.query_params.get("q", "")
+        )
+        results = InviteSuggestionSerializer(users, many=True).data
+        return Response(pagination.page_body(request, results, next_token=None, previous_token=None))
 
 
 class MyInvitationsView(ApiView):

@@ -35,6 +35,11 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", api.CancelView.as_view(), name="api-game-cancel"),
     path("games/<int:game_id>/bots/", api.BotsView.as_view(), name="api-game-bots"),
     path("games/<int:game_id>/invitations/", api.InviteView.as_view(), name="api-game-invite"),
+    path(
+        "games/<int:game_id>/invite-suggestions/",
+        api.InviteSuggestionsView.as_view(),
+        name="api-game-invite-suggestions",
+    ),
     path("games/<int:game_id>/invite-links/", trust_api.InviteLinksView.as_view(), name="api-game-invite-links"),
     path(
         "games/<int:game_id>/invite-links/<int:link_id>/",
@@ -54,4 +59,7 @@ urlpatterns = [
     path("users/<str:username>/history/", accounts_api.HistoryView.as_view(), name="api-user-history"),
     path("settings/", accounts_api.SettingsView.as_view(), name="api-settings"),
     path("settings/away/", accounts_api.AwayView.as_view(), name="api-settings-away"),
+    path("settings/quiet-days/", accounts_api.QuietDaysView.as_view(), name="api-settings-quiet-days"),
+    path("account/export/", trust_api.AccountExportView.as_view(), name="api-account-export"),
+    path("account/delete/", trust_api.AccountDeleteView.as_view(), name="api-account-delete"),
 ]

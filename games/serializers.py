@@ -20,6 +20,7 @@ from api.fields import (
 )
 from api.schema import ErrorSerializer  # noqa: F401 - re-exported for the views' declarations
 from clocks.arithmetic import ClockKind, InvalidTimeControl, TimeControl
+from games import lengths
 from games.engines import all_engines, engine_slugs, get_engine
 from games.models import Game, GameStatus, Seat, TimeLimit, Visibility
 from games.strict_json import same_json
@@ -87,6 +88,18 @@ class OutcomeSerializer(serializers.Serializer):
     score = serializers.IntegerField()
 
 
+class GameLengthSerializer(serializers.Serializer):
+    """How long a game of this kind and size lasts, as measured by bot self-play (``games.lengths``)."""
+
+    rounds = serializers.IntegerField(
+        allow_null=True, help_text="The number of rounds when every game has the same (Mamma Mia! 3), else null."
+    )
+    rounds_min = serializers.IntegerField()
+    rounds_max = serializers.IntegerField()
+    rounds_expected = serializers.IntegerField(help_text="The usual number of rounds, as the pages say it (“~19”).")
+    moves_each = serializers.IntegerField(help_text="About how many moves each seat makes.")
+
+
 class GameSummarySerializer(serializers.ModelSerializer):
     game = serializers.ChoiceField(source="engine_slug", choices=engine_slugs())
     name = serializers.CharField(source="engine.name")  # the engine's own name, whatever the language
@@ -102,6 +115,16 @@ class GameSummarySerializer(serializers.ModelSerializer):
         help_text="The game's clock: a limit per move, a bank of time, or none (`time_limit_hours` is the older "
         "per-move form of the same)."
     )
+    round = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="The round the game is in (1 is the first); null before the start."
+    )
+    length = serializers.SerializerMethodField(
+        help_text="How long a game of this kind and size lasts; null when it was never measured."
+    )
+    progress = serializers.SerializerMethodField(
+        help_text="How far it has come, in my language, as “My games” says it: “round 2 of 3”, “round 7 of ~19”; "
+        "empty before the start."
+    )
 
     class Meta:
         model = Game
@@ -116,6 +139,9 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "time_limit_hours",
             "time_control",
             "rated",
+            "round",
+            "length",
+            "progress",
             "version",
             "seed_sha256",
             "seed",
@@ -130,6 +156,22 @@ class GameSummarySerializer(serializers.ModelSerializer):
     @extend_schema_field(TimeControlSerializer)
     def get_time_control(self, game) -> dict:
         return game.time_control.as_dict()
+
+    @extend_schema_field(GameLengthSerializer(allow_null=True))
+    def get_length(self, game) -> dict | None:
+        length = lengths.length_of(game.engine_slug, game.players)
+        if length is None:
+            return None
+        return {
+            "rounds": length.fixed_rounds,
+            "rounds_min": length.rounds_min,
+            "rounds_max": length.rounds_max,
+            "rounds_expected": lengths.about(length.rounds_mean),
+            "moves_each": lengths.about(length.moves_mean),
+        }
+
+    def get_progress(self, game) -> str:
+        return str(lengths.progress_text(game))
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game) -> list[dict]:

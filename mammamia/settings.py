@@ -330,6 +330,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TimeLimitEnum": "games.models.TimeLimit",
         "LeagueTimeLimitEnum": "competition.serializers.LEAGUE_TIME_LIMITS",
+        "EventKindEnum": "reach.api.KIND_VALUES",
     },
 }
 

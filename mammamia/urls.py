@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("reach.urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("together.api_urls")),
+    path("api/", include("reach.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("admin/", admin.site.urls),
 ]

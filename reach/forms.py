@@ -40,6 +40,10 @@ class ChannelGridForm(forms.Form):
         )
         return {"name": name}
 
+    def stored(self) -> dict[str, bool]:
+        """Every box as stored now (the API posts these with the ones it changes)."""
+        return {name: bool(field.initial) for name, field in self.fields.items()}
+
     def grid(self) -> list[tuple]:
         """(kind label, [bound field or note]) per row, for the template."""
         return [

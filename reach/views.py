@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from reach import feeds, push, safehttp
-from reach.fanout import refresh_flags
-from reach.forms import MAX_SUBSCRIPTIONS, MAX_WEBHOOKS, ChannelGridForm, WebhookForm
-from reach.models import ChannelSettings, EventKind, PushSubscription, Webhook, new_secret
+from games.exceptions import GameError
+from reach import feeds, push, services
+from reach.forms import MAX_WEBHOOKS, ChannelGridForm, WebhookForm
+from reach.models import ChannelSettings, PushSubscription, Webhook
 from reach.prefs import settings_for
 
 
@@ -59,15 +56,6 @@ def channels(request: HttpRequest) -> HttpResponse:
     return _page(request)
 
 
-def _b64_length(value, expected: int) -> bool:
-    if not isinstance(value, str) or len(value) > 200:
-        return False
-    try:
-        return len(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))) == expected
-    except (binascii.Error, ValueError):
-        return False
-
-
 def _json_error(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
@@ -76,34 +64,16 @@ def _json_error(message: str, status: int = 400) -> JsonResponse:
 @require_POST
 def push_subscribe(request: HttpRequest) -> JsonResponse:
     """Store this browser's PushSubscription (the JSON of ``subscription.toJSON()``)."""
-    if not push.enabled():
-        return _json_error(_("Push notifications are not set up on this site."), 409)
     try:
         data = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
-        return _json_error(_("This subscription could not be read."))
-    if not isinstance(data, dict):
-        return _json_error(_("This subscription could not be read."))
-    endpoint, keys = data.get("endpoint"), data.get("keys")
-    if (not isinstance(endpoint, str) or len(endpoint) > 1000 or not isinstance(keys, dict)
-            or not _b64_length(keys.get("p256dh"), 65) or not _b64_length(keys.get("auth"), 16)):
-        return _json_error(_("This subscription could not be read."))
+        data = None
     try:
-        scheme, *_rest = safehttp.check_url(endpoint)
-    except safehttp.Refused:
-        return _json_error(_("This subscription could not be read."))
-    label = str(data.get("label") or request.headers.get("User-Agent", ""))[:200]
-    with transaction.atomic():
-        if PushSubscription.objects.filter(user=request.user).exclude(endpoint=endpoint).count() >= MAX_SUBSCRIPTIONS:
-            return _json_error(_("Too many browsers: remove one first."), 409)
-        previous = PushSubscription.objects.filter(endpoint=endpoint).values_list("user_id", flat=True).first()
-        subscription, _created = PushSubscription.objects.update_or_create(
-            endpoint=endpoint,
-            defaults={"user": request.user, "p256dh": keys["p256dh"], "auth": keys["auth"], "label": label},
+        subscription = services.subscribe_browser(
+            user=request.user, data=data, label=request.headers.get("User-Agent", "")
         )
-        refresh_flags(request.user.pk)
-        if previous is not None and previous != request.user.pk:
-            refresh_flags(previous)  # the browser changed hands (another account logged in on it)
+    except GameError as exc:
+        return _json_error(exc.message, exc.status)
     return JsonResponse({"id": subscription.pk}, status=201)
 
 
@@ -116,11 +86,9 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
             endpoint = json.loads(request.body or b"null").get("endpoint")
         except (ValueError, UnicodeDecodeError, AttributeError):
             return _json_error(_("This subscription could not be read."))
-        PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
-        refresh_flags(request.user.pk)
+        services.forget_browser(user=request.user, endpoint=endpoint if isinstance(endpoint, str) else "")
         return JsonResponse({"ok": True})
-    PushSubscription.objects.filter(user=request.user, pk=_int(request.POST.get("id"))).delete()
-    refresh_flags(request.user.pk)
+    services.forget_browser(user=request.user, subscription_id=_int(request.POST.get("id")))
     messages.success(request, _("That browser will get no more notifications."))
     return redirect("reach:channels")
 
@@ -136,13 +104,13 @@ def _int(value) -> int | None:
 @require_POST
 def webhook_add(request: HttpRequest) -> HttpResponse:
     form = WebhookForm(request.POST)
-    if Webhook.objects.filter(user=request.user).count() >= MAX_WEBHOOKS:
-        form.add_error(None, _("You have %(count)s webhooks, the most there can be.") % {"count": MAX_WEBHOOKS})
-    if not form.is_valid():
+    if form.is_valid():
+        try:
+            services.add_webhook(user=request.user, url=form.cleaned_data["url"])
+        except GameError as exc:
+            form.add_error(None, exc.message)
+    if form.errors:
         return _page(request, hook_form=form, status=400)
-    Webhook.objects.create(user=request.user, url=form.cleaned_data["url"],
-                           kinds=[EventKind.TURN, EventKind.FINISHED, EventKind.INVITATION])
-    refresh_flags(request.user.pk)
     messages.success(request, _("Webhook added. Choose its kinds of events in the table."))
     return redirect("reach:channels")
 
@@ -150,31 +118,28 @@ def webhook_add(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def webhook_action(request: HttpRequest, hook_id: int) -> HttpResponse:
-    hook = get_object_or_404(Webhook, pk=hook_id, user=request.user)
-    action = request.POST.get("action")
-    if action == "delete":
-        hook.delete()
-        messages.success(request, _("Webhook removed."))
-    elif action == "enable":
-        hook.active, hook.failures, hook.disabled_at, hook.last_error = True, 0, None, ""
-        hook.save(update_fields=["active", "failures", "disabled_at", "last_error"])
-        messages.success(request, _("Webhook turned back on."))
-    elif action == "secret":
-        hook.secret = new_secret()
-        hook.save(update_fields=["secret"])
-        messages.success(request, _("The webhook has a new signing secret."))
-    else:
+    actions = {
+        "delete": (services.remove_webhook, _("Webhook removed.")),
+        "enable": (services.enable_webhook, _("Webhook turned back on.")),
+        "secret": (services.renew_webhook_secret, _("The webhook has a new signing secret.")),
+    }
+    try:
+        services.webhook_of(user=request.user, hook_id=hook_id)  # another player's hook: 404, whatever the action
+    except GameError:
+        raise Http404 from None
+    action = actions.get(request.POST.get("action"))
+    if action is None:
         return HttpResponse(_("Unknown action."), status=400, content_type="text/plain; charset=utf-8")
-    refresh_flags(request.user.pk)
+    change, message = action
+    change(user=request.user, hook_id=hook_id)
+    messages.success(request, message)
     return redirect("reach:channels")
 
 
 @login_required
 @require_POST
 def feeds_regenerate(request: HttpRequest) -> HttpResponse:
-    row = settings_for(request.user)
-    row.feed_secret = new_secret()
-    row.save(update_fields=["feed_secret"])
+    services.renew_feed_secret(user=request.user)
     messages.success(request, _("Your feeds have new addresses; the old ones no longer work."))
     return redirect("reach:channels")
 

@@ -1,5 +1,6 @@
 """The JSON API of the trust app: API tokens (``POST /api/token/`` under the web login's limits; my tokens,
-listed and revoked as in /settings/) and a private game's invitation links (per link, revocable).
+listed and revoked as in /settings/), a private game's invitation links (per link, revocable), and my data:
+its export and the account's deletion (with the password, as on ``/settings/delete/``).
 
 Errors are the API's one shape (``api.errors``): ``{"error": code, "detail": message}``.
 """
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 from allauth.account.adapter import get_adapter
 from allauth.core import ratelimit
+from django.contrib.auth import logout
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -17,11 +20,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import pagination
-from api.errors import error_body
+from api.errors import error_body, form_invalid
 from api.fields import StrictCharField
 from games.api import ApiView, _valid, _visible, errors
 from games.exceptions import GameNotFound, NotAllowed, NotSeated
-from trust import invites
+from trust import account, invites
+from trust.forms import DeleteAccountForm, deletion_attempt_allowed
 from trust.parsers import SafeJSONParser
 from trust.tokens import TokenRefused, issue_token, revoke_token, user_tokens
 
@@ -169,4 +173,44 @@ class InviteLinkView(ApiView):
             invites.revoke_link(user=request.user, game_id=game_id, link_id=link_id)
         except NotAllowed:
             raise GameNotFound(_("There is no such invitation link.")) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# My data ----------------------------------------------------------------------------------------
+
+
+class AccountExportView(ApiView):
+    """Download my data (as `/settings/data/`): the account, its settings, API tokens (names and dates), every game
+    with a seat (its public facts, my own moves and my own view only), invitations, e-mails and channels — never a
+    token, a webhook's secret, a browser's keys or the feeds' secret. `format` names the archive's layout."""
+
+    serializer_class = None
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        return Response(account.export_data(request.user))
+
+
+class AccountDeleteSerializer(serializers.Serializer):
+    password = StrictCharField(max_length=4096, trim_whitespace=False, help_text="My password, as on the page.")
+
+
+class AccountDeleteView(ApiView):
+    """Delete my account (as `/settings/delete/`), with my password — a token alone is not enough. Personal data
+    goes at once; bots take my seats in running games; my open games are left or called off. Every attempt counts
+    against the login's limits for failed passwords (429 `throttled`)."""
+
+    serializer_class = AccountDeleteSerializer
+
+    @extend_schema(request=AccountDeleteSerializer, responses={204: None, **errors(429)})
+    def post(self, request):
+        data = _valid(AccountDeleteSerializer, request)
+        if not deletion_attempt_allowed(request._request):
+            too_many = _("Too many attempts. Please wait a few minutes, or sign in with a code sent by e-mail.")
+            return _error("throttled", too_many, status.HTTP_429_TOO_MANY_REQUESTS)
+        form = DeleteAccountForm({"password": data["password"]}, user=request.user)
+        if not form.is_valid():
+            raise form_invalid(form)
+        account.delete_account(user=request.user)
+        logout(request._request)  # a session ends with the account (tokens are gone with it)
         return Response(status=status.HTTP_204_NO_CONTENT)

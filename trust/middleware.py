@@ -37,7 +37,17 @@ PERMISSIONS_POLICY = ", ".join(
 
 # URL names whose responses show a signed-in player their own hand (see the module docstring).
 PRIVATE_VIEWS = frozenset(
-    {"game", "game-table", "game-move", "game-log", "api-game", "api-game-move", "api-game-log", "account-data-export"}
+    {
+        "game",
+        "game-table",
+        "game-move",
+        "game-log",
+        "api-game",
+        "api-game-move",
+        "api-game-log",
+        "account-data-export",
+        "api-account-export",
+    }
 )
 
 

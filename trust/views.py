@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from allauth.core import ratelimit
-from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -11,12 +10,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games.exceptions import GameError
 from trust import account, invites, tokens
+from trust.forms import DeleteAccountForm, deletion_attempt_allowed
 
 
 def settings_context(user) -> dict:
@@ -57,27 +56,13 @@ def data_export(request: HttpRequest) -> HttpResponse:
     return response
 
 
-class DeleteAccountForm(forms.Form):
-    password = forms.CharField(label=_lazy("Your password"), widget=forms.PasswordInput, strip=False)
-
-    def __init__(self, *args, user, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
-            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
-        return password
-
-
 @never_cache
 @login_required
 def delete_account(request: HttpRequest) -> HttpResponse:
     """Delete my account, after the password (allauth's login rate limits apply to the guessing)."""
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST":
-        if not ratelimit.consume(request, action="login_failed", key=f"delete:{request.user.pk}"):
+        if not deletion_attempt_allowed(request):
             return ratelimit.respond_429(request)
         if form.is_valid():
             account.delete_account(user=request.user)

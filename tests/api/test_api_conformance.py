@@ -10,12 +10,15 @@ derandomized, so CI runs the same requests every time (``API_FUZZ_EXAMPLES`` sca
 
 from __future__ import annotations
 
+import base64
 import os
 import time
 from collections import Counter
 
 import pytest
 import schemathesis
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.handlers.wsgi import WSGIHandler
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as fuzz_settings
@@ -31,14 +34,43 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from clocks.services import set_quiet_days
 from games.lobby import services as lobby_services
 from games.models import Invitation
+from reach import safehttp
+from reach.fanout import refresh_flags
+from reach.models import PushSubscription, Webhook
+from reach.push import generate_keys
+from reach.services import add_webhook
 from tests.api.conftest import api_token
 from tests.games.game_helpers import start_game
 
 EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "28"))  # per operation and mode: ~2,700 requests
 # As a WSGI server would say: allauth's login limits (POST /api/token/) count per client address.
 CLIENT = {"REMOTE_ADDR": "198.51.100.20"}
+# Deleting an account is fuzzed on throwaway accounts, one per request, each from its own address (the login's
+# limits count failed passwords per address and per account): never on the user whose token runs the rest, whose
+# games and ids every other operation needs. Some positive cases carry the right password, so 204 is seen too.
+DELETE_ACCOUNT = "POST /api/account/delete/"
+PASSWORD = "correct horse battery staple"  # tests/conftest.py's UserFactory
+# A browser's real public key (push encrypts for it) and a documentation address for its endpoint.
+P256DH = base64.urlsafe_b64encode(
+    ec.generate_private_key(ec.SECP256R1())
+    .public_key()
+    .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+).decode().rstrip("=")
+AUTH = base64.urlsafe_b64encode(b"sixteen byte key").decode().rstrip("=")
+# Bodies that succeed, mixed into the positive cases of operations whose random bodies (almost) never do, so their
+# success answers are checked too.
+SUCCEEDING_BODIES = {
+    DELETE_ACCOUNT: lambda: {"password": PASSWORD},
+    "POST /api/settings/webhooks/": lambda: {"url": "https://203.0.113.7/fuzzed"},
+    "POST /api/settings/push/": lambda: {
+        "endpoint": "https://203.0.113.9/push/fuzzed",
+        "keys": {"p256dh": P256DH, "auth": AUTH},
+        "label": "fuzzed",
+    },
+}
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -51,8 +83,9 @@ CHECKS = [
 @pytest.fixture
 def table(user_factory):
     """alice, seated in a live game of each engine (one with a per-move limit, one with a bank of time), with
-    chat and a call-off proposal to answer; an open game of hers with a bot and an invitation link; invited to
-    one; a finished rated game (ratings, replay, reveal, rematch); a league; a private game she may not see.
+    chat and a call-off proposal to answer; an open game of hers with a bot and an invitation link; a seat in
+    carol's open game; invited to one; a finished rated game (ratings, replay, reveal, rematch); a league; a quiet
+    day, a webhook and a browser (bob's webhook beside them); a private game she may not see.
     Returns the real path values the fuzzer mixes in."""
     import datetime as dt
     import random
@@ -83,6 +116,10 @@ def table(user_factory):
     )
     link = invites.create_link(user=alice, game_id=mine_open.pk)
     theirs_open = lobby_services.create_game(user=bob, engine_slug="mamma-mia", players=3, visibility="private")
+    # Open, with her seat but not of her making: what she may invite to (the fuzzer cancels her own early on).
+    joined_open = lobby_services.join_game(
+        user=alice, game_id=lobby_services.create_game(user=carol, engine_slug="konamon", players=4).pk
+    ).game
     invitation = lobby_services.invite_user(user=bob, game_id=theirs_open.pk, username="alice")
     finished = play_randomly_to_the_end(
         lobby_services.join_game(
@@ -99,9 +136,18 @@ def table(user_factory):
     )
     hidden = start_game("konamon", [bob, carol], visibility="private")
     decoy, _token = ApiToken.objects.create(user=alice, name="decoy")
-    game_ids = [g.pk for g in [*live, mine_open, theirs_open, finished, hidden]]
+    # Her channels: a webhook and a browser (documentation addresses: see _no_calls_out), bob's hook beside them.
+    hook = add_webhook(user=alice, url="https://203.0.113.5/hook")
+    theirs = add_webhook(user=bob, url="https://203.0.113.6/hook")
+    browser = PushSubscription.objects.create(
+        user=alice, endpoint="https://203.0.113.9/push/alice", p256dh=P256DH, auth=AUTH, label="phone"
+    )
+    refresh_flags(alice.pk)
+    set_quiet_days(user=alice, weekdays=[6])
+    game_ids = [g.pk for g in [*live, mine_open, theirs_open, joined_open, finished, hidden]]
     return {
         "token": api_token(alice),
+        "alice": alice,
         "path": {
             "game_id": game_ids,
             "username": ["alice", "bob", "carol"],
@@ -110,12 +156,27 @@ def table(user_factory):
             "slug": ["mamma-mia", "konamon", "marumiere"],
             "link_id": [link.pk],
             "token_key": [decoy.token_key],
+            "hook_id": [hook.pk, theirs.pk],
+            "subscription_id": [browser.pk],
         },
     }
 
 
+@pytest.fixture
+def _no_calls_out(monkeypatch, settings):
+    """Push is set up (so subscribing can succeed), and no webhook or push service is ever called: every address
+    a delivery would resolve is refused, as a private one is (the fuzzer adds hooks on made-up hosts)."""
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = generate_keys()
+
+    def refused(host: str, port: int) -> str:
+        raise safehttp.Refused(f"the conformance test calls no one ({host})")
+
+    monkeypatch.setattr(safehttp, "resolve", refused)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_every_answer_of_every_operation_is_the_documented_one(table, settings):
+@pytest.mark.usefixtures("_no_calls_out")
+def test_every_answer_of_every_operation_is_the_documented_one(table, settings, user_factory):
     settings.ALLOWED_HOSTS = ["*"]  # schemathesis' WSGI client names its own host
     schema = schemathesis.openapi.from_wsgi("/api/schema/", WSGIHandler())
     headers = {"Authorization": f"Token {table['token']}"}
@@ -135,14 +196,19 @@ def test_every_answer_of_every_operation_is_the_documented_one(table, settings):
         )
         def run(case):
             nonlocal requests
-            response = case.call(headers=headers, environ_base=CLIENT)
+            case_headers, client = headers, CLIENT
+            if operation.label == DELETE_ACCOUNT:
+                throwaway = user_factory(username=f"throwaway{requests}")
+                case_headers = {"Authorization": f"Token {api_token(throwaway)}"}
+                client = {"REMOTE_ADDR": f"198.51.100.{100 + requests % 100}"}
+            response = case.call(headers=case_headers, environ_base=client)
             requests += 1
             statuses[(operation.label, response.status_code)] += 1
             try:
-                case.validate_response(response, checks=checks, headers=headers)
+                case.validate_response(response, checks=checks, headers=case_headers)
             except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - collected, reported together below
                 key = f"{operation.label}: {type(exc).__name__}"
-                failures.setdefault(key, f"{exc}\n{case.as_curl_command(headers=headers)}")
+                failures.setdefault(key, f"{exc}\n{case.as_curl_command(headers=case_headers)}")
 
         try:
             run()
@@ -154,7 +220,7 @@ def test_every_answer_of_every_operation_is_the_documented_one(table, settings):
     assert len(operations) >= 50, [op.label for op in operations]
     for operation in operations:
         names = [p.name for p in operation.path_parameters]
-        real = _real_path_parameters(names, table["path"])
+        real = _real_path_parameters(names, {**table["path"], **_fresh_channels(table["alice"], names)})
         positive = operation.as_strategy(GenerationMode.POSITIVE)
         if real:
             # Mostly real ids (a random one is nearly always a 404), some random ones.
@@ -162,6 +228,8 @@ def test_every_answer_of_every_operation_is_the_documented_one(table, settings):
                 lambda fixed, operation=operation: operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed)
             )
             positive = st.one_of(with_real, with_real, with_real, positive)
+        if operation.label in SUCCEEDING_BODIES:
+            positive = st.one_of(positive, positive.map(_with_a_succeeding_body))
         modes = [
             (positive, CHECKS),
             (operation.as_strategy(GenerationMode.NEGATIVE), [*CHECKS, negative_data_rejection]),
@@ -175,6 +243,29 @@ def test_every_answer_of_every_operation_is_the_documented_one(table, settings):
         print(f"  {label} {status}: {count}")  # noqa: T201
     assert not failures, "\n\n".join(f"{key}\n{text[:3000]}" for key, text in list(failures.items())[:15])
     assert requests >= 50 * EXAMPLES
+
+
+def _fresh_channels(alice, names: list[str]) -> dict[str, list[int]]:
+    """A webhook or browser of hers for each operation on one (an operation before may have removed them all),
+    and bob's hook beside it."""
+    fresh: dict[str, list[int]] = {}
+    if "hook_id" in names:
+        hook = Webhook.objects.create(user=alice, url="https://203.0.113.5/hook", kinds=["turn"], active=False)
+        fresh["hook_id"] = [hook.pk, *Webhook.objects.exclude(user=alice).values_list("pk", flat=True)]
+    if "subscription_id" in names:
+        browser = PushSubscription.objects.create(
+            user=alice, endpoint=f"https://203.0.113.9/push/{PushSubscription.objects.count()}", p256dh=P256DH,
+            auth=AUTH, label="tablet",
+        )
+        fresh["subscription_id"] = [browser.pk]
+    if fresh:
+        refresh_flags(alice.pk)
+    return fresh
+
+
+def _with_a_succeeding_body(case):
+    case.body = SUCCEEDING_BODIES[case.operation.label]()
+    return case
 
 
 def _real_path_parameters(names: list[str], real: dict[str, list]) -> list[dict]:
