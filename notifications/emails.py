@@ -252,8 +252,11 @@ def _finished(row, ctx) -> Rendered:
     if mine is not None and mine["rank"] == 1:
         subject = _("%(game)s is over: you won!") % {"game": ctx["game_title"]}
     elif mine is not None:
-        subject = _("%(game)s is over: you placed %(rank)s of %(count)s") % {
-            "game": ctx["game_title"], "rank": mine["rank"], "count": len(ranking)
+        from games.templatetags.games_tags import place
+
+        # "2nd of 4", as the end screen says it, not "2 of 4" (issue 19).
+        subject = _("%(game)s is over: you placed %(place)s of %(count)s") % {
+            "game": ctx["game_title"], "place": place(mine["rank"]), "count": len(ranking)
         }
     else:
         subject = _("%(game)s is over") % {"game": ctx["game_title"]}
@@ -272,7 +275,7 @@ def _ui(slug: str):
 def _ties(ranking: list[dict], ui) -> list[str]:
     """A sentence for each score shared by several players (resigned ones aside: they are last anyway): how the
     tie was broken ("… the most topping cards left in hand decides"), or that they share the place."""
-    from games.ui.names import join_list
+    from games.ui.names import and_list
 
     groups: dict = {}
     for line in ranking:
@@ -282,7 +285,7 @@ def _ties(ranking: list[dict], ui) -> list[str]:
     for lines in groups.values():
         if len(lines) < 2:
             continue
-        values = {"names": join_list(line["name"] for line in lines), "score": lines[0]["score_text"]}
+        values = {"names": and_list(line["name"] for line in lines), "score": lines[0]["score_text"]}
         rule = getattr(ui, "tie_break", None) if ui is not None else None
         if len({line["rank"] for line in lines}) > 1 and rule:
             values["rule"] = rule

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games.history import selectors as history_selectors
 from games.models import GameStatus
 from games.registry import game_title
+from games.ui.names import and_list
 
 register = template.Library()
 
@@ -63,6 +64,12 @@ def opponents(seat) -> str:
     return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
 
 
+@register.filter(name="and_list")
+def and_list_filter(items) -> str:
+    """``{{ names|and_list }}``: "A and B", "A, B and C" in the reader's language (issue 19)."""
+    return and_list(items or [])
+
+
 @register.simple_tag
 def awaited_summary(game) -> str:
     """On whom the game waits and since when (seats prefetched)."""
@@ -70,7 +77,7 @@ def awaited_summary(game) -> str:
     if not awaited:
         return ""
     since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
-    names = _(", ").join(s.name for s in awaited)  # 、 in Japanese and Chinese
+    names = and_list(s.name for s in awaited)  # "alice and bob", 「aliceとbob」
     if since is None:
         return _("waiting on %(names)s") % {"names": names}
     return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}
