@@ -128,8 +128,8 @@ def test_the_final_ranking_says_what_the_numbers_count_and_how_a_tie_was_broken(
     text = _text(_finished_row(game, players[0]))
     assert "– 4 recipes baked" in text and "– 1 recipe baked" in text
     assert (
-        f"{by_seat[0]} and {by_seat[1]} tied on 4 recipes baked; the tie is broken by the most topping cards left in hand."
-        in text
+        f"{by_seat[0]} and {by_seat[1]} tied on 4 recipes baked; "
+        "the tie is broken by the most topping cards left in hand." in text
     )
 
 
