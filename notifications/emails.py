@@ -202,8 +202,19 @@ def _reply_codes(row) -> dict:
 
 
 def _started(row, ctx) -> Rendered:
+    from games.ui.names import and_list
+
     payload = row.payload
     game = row.game
+    reader = payload.get("seat_number")
+    awaited = {seat.number for seat in ctx["seats"] if seat.awaited}
+    # Konamon! begins with a secret choice everyone makes at once: nobody "begins", and telling each player both
+    # "You begin" and "Bob moves first" contradicted itself (issue 19). A player who does not move first learns
+    # who does.
+    ctx["simultaneous"] = reader in awaited and len(awaited) > 1
+    starters = [p.get("name") for p in ctx["players"] if p.get("seat") in awaited and p.get("seat") != reader]
+    ctx["starters"] = and_list(starters) if starters and reader not in awaited else ""
+    ctx["starters_count"] = len(starters)
     if game.time_control.is_timed:
         # Every player learns the clock now: the control, and who moves first by when (the reader's own deadline,
         # when they begin, is the e-mail's deadline paragraph).
@@ -214,7 +225,7 @@ def _started(row, ctx) -> Rendered:
         ctx["first_movers"] = [
             {"name": player.get("name"), "deadline": seats[player["seat"]].deadline_at}
             for player in ctx["players"]
-            if player.get("seat") in seats and player.get("seat") != payload.get("seat_number")
+            if player.get("seat") in seats and player.get("seat") != reader and not ctx["simultaneous"]
         ]
     if payload.get("awaited"):
         what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])

@@ -171,6 +171,34 @@ def test_an_untimed_games_start_says_nothing_of_a_clock(players, run_on_commit):
     assert all("Time control" not in _text(row) for row in _rows(OutboxEmail.Kind.STARTED))
 
 
+def test_a_konamon_start_tells_everyone_they_all_play_at_once_not_you_begin_and_another_moves_first(
+    players, run_on_commit
+):
+    with run_on_commit():
+        start_game("konamon", players[:3], time_limit_hours=48)
+    rows = list(_rows(OutboxEmail.Kind.STARTED))
+    assert len(rows) == 3
+    for row in rows:
+        text = _text(row)
+        assert "Everyone plays at the same time: choose your cards." in text
+        assert "You begin" not in text and "moves first" not in text and " starts." not in text
+
+
+def test_in_a_game_of_turns_only_the_first_player_reads_you_begin_and_the_others_learn_who_starts(
+    players, run_on_commit
+):
+    with run_on_commit():
+        game = start_game("marumiere", players[:3])
+    first, _ = awaited(game)
+    for row in _rows(OutboxEmail.Kind.STARTED):
+        text = _text(row)
+        if row.user_id == first.user_id:
+            assert "You begin: " in text and " starts." not in text
+        else:
+            assert "You begin" not in text
+            assert f"{first.user.public_name} starts. We will tell you when it is your move." in text
+
+
 # "Every time": a bot's instant answer ----------------------------------------------------------------------------
 
 
