@@ -257,6 +257,14 @@ def _finished(row, ctx) -> Rendered:
                 "resigned": bool(player.get("resigned")),
             }
         )
+    for line in ranking:
+        # The name with its marks, each bracketed phrase one string: 「alice（あなた）」, not "alice (あなた)".
+        label = line["name"]
+        if line["is_you"]:
+            label = _("%(name)s (you)") % {"name": label}
+        if line["resigned"]:
+            label = _("%(name)s (resigned: counts as last)") % {"name": label}
+        line["label"] = label
     ranking.sort(key=lambda line: line["rank"] or 0)  # stable: ties keep the engine's order
     mine = next((line for line in ranking if line["is_you"]), None)
     ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None, ties=_ties(ranking, ui))

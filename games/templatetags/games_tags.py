@@ -7,7 +7,8 @@ import functools
 from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -62,6 +63,17 @@ def opponents(seat) -> str:
         return s.name
 
     return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
+
+
+@register.simple_tag
+def label_parts(name) -> tuple[str, str]:
+    """``{% label_parts name as label %}{{ label.0 }}…{{ label.1 }}``: the translated "%(name)s: %(text)s"
+    around markup that cannot go through ``blocktranslate`` (an include, a link): 「名前：…」, « nom : … »,
+    never a hard-coded English colon (issue 19). Both parts are escaped HTML."""
+    marker = "\x00"
+    text = _("%(name)s: %(text)s") % {"name": conditional_escape(name), "text": marker}
+    before, _sep, after = text.partition(marker)
+    return mark_safe(before), mark_safe(after)  # noqa: S308 - the name is escaped, the rest is our catalogue's
 
 
 @register.filter(name="and_list")

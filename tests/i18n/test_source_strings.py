@@ -5,6 +5,7 @@ comma-joined names. Each test names the behaviour the reader now sees, in the la
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -180,3 +181,76 @@ def test_the_call_off_waiting_line_lists_names_in_a_sentence_of_the_readers_lang
         assert source.render(Context({"waiting": ["alice", "bob"]})) == "aliceとbobの返事待ちです。"
     with translation.override("en"):
         assert source.render(Context({"waiting": ["alice", "bob"]})) == "Waiting for an answer from alice and bob."
+
+
+# 5. Colons and brackets belong to the language, not to the template -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en", "A&amp;B: <b>4</b>"), ("ja", "A&amp;B：<b>4</b>"), ("fr", f"A&amp;B{NBSP}: <b>4</b>")],
+)
+def test_a_label_around_markup_uses_the_languages_colon(language, expected):
+    source = Template("{% load games_tags %}{% label_parts name as label %}{{ label.0 }}<b>4</b>{{ label.1 }}")
+    with translation.override(language):
+        assert source.render(Context({"name": "A&B"})) == expected
+
+
+def test_konamons_hidden_bonus_label_and_board_labels_use_the_languages_colon():
+    c = {"name": "Alice", "bonus": 3, "mood": 2, "slots": [], "effect": "none"}
+    with translation.override("ja"):
+        html = render_to_string("konamon/_customer.html", {"c": c})
+    assert "ボーナス点：3" in html and "ボーナス点:" not in html
+    with translation.override("fr"):
+        assert f"Points de bonus{NBSP}: 3" in render_to_string("konamon/_customer.html", {"c": c})
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["- Bob (bot)", "- Cy (away)", "- Di (dropped out)"]),
+        ("ja", ["- Bob（ボット）", "- Cy（不在）", "- Di（離脱）"]),
+        ("zh-hant", ["- Bob（機器人）", "- Cy（離開中）", "- Di（已退出）"]),
+        ("fr", ["- Bob (robot)", "- Cy (absent)", "- Di (hors jeu)"]),
+    ],
+)
+def test_email_player_marks_are_one_bracketed_phrase_each_language_can_bracket_its_way(language, expected):
+    others = [
+        {"name": "Bob", "is_bot": True},
+        {"name": "Cy", "away": True},
+        {"name": "Di", "is_bot": True, "dropped_out": True},
+    ]
+    with translation.override(language):
+        text = render_to_string("notifications/email/_players.txt", {"others": others})
+    for line in expected:
+        assert line in text
+
+
+def test_the_webhook_and_league_labels_use_the_translated_colon():
+    channels = (Path(__file__).resolve().parents[2] / "templates" / "reach" / "channels.html").read_text()
+    league = (Path(__file__).resolve().parents[2] / "templates" / "competition" / "league.html").read_text()
+    ratings = (Path(__file__).resolve().parents[2] / "templates" / "competition" / "_profile_ratings.html").read_text()
+    assert "</strong>: " not in channels and "</a>:" not in league and "}}: {%" not in ratings
+    assert "label_parts" in channels and "label_parts" in league and "label_parts" in ratings
+
+
+# 6. Decimal numbers as the reader writes them ----------------------------------------------------------------
+
+
+def test_ratings_and_fractional_scores_use_the_languages_decimal_separator():
+    from competition.chart import rating_chart
+    from competition.selectors import Shown
+    from games.ui.base import score_number
+
+    rating = Shown(value=3.4321, games=12)
+    with translation.override("fr"):
+        assert rating.display == "3,4"
+        assert score_number(2.5) == "2,5"
+        chart = str(rating_chart([1.25, 3.4], title="x"))
+        assert "3,4" in chart  # the labels and the description
+        points = chart.split('points="')[1].split('"')[0]
+        assert all(len([float(n) for n in pair.split(",")]) == 2 for pair in points.split())  # SVG keeps "."
+    with translation.override("en"):
+        assert rating.display == "3.4"
+        assert score_number(2.5) == "2.5"
+        assert score_number(-3.0) == "-3"

@@ -133,6 +133,17 @@ def test_the_final_ranking_says_what_the_numbers_count_and_how_a_tie_was_broken(
     )
 
 
+def test_the_final_ranking_marks_the_reader_and_a_resigned_player_in_the_readers_own_brackets(players):
+    game = start_game("marumiere", players[:3])
+    _finish(game, [{"seat": n, "rank": n + 1, "score": 10 - n} for n in range(3)], {0: 1, 1: 2, 2: 3})
+    reader = Seat.objects.get(game=game, number=1).user
+    reader.language = "ja"
+    reader.save(update_fields=["language"])
+    subject, text, html = render(_finished_row(game, reader))
+    assert f"{reader.public_name}（あなた）" in text and f"{reader.public_name}（あなた）" in html
+    assert "3人中2位" in subject  # the place as the end screen says it, not "2 of 3"
+
+
 def test_players_still_tied_after_the_tie_break_are_told_they_share_the_place(players):
     game = start_game("konamon", players[:2])
     _finish(game, [{"seat": 0, "rank": 1, "score": 23}, {"seat": 1, "rank": 1, "score": 23}], {0: 1, 1: 1})
