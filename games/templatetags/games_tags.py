@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
+from django.contrib.humanize.templatetags.humanize import naturaltime as humanize_naturaltime
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.template.defaultfilters import floatformat
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -63,6 +64,20 @@ def opponents(seat) -> str:
         return s.name
 
     return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
+
+
+@register.filter
+def naturaltime(value) -> str:
+    """humanize's ``naturaltime`` with its two parts joined as the site joins a duration's (issue 19): Django
+    joins them with the list separator, 「1日、23時間後」; the reader's language writes 「1日23時間後」,
+    « dans 1 jour et 23 heures ». Loaded after ``humanize``, this filter replaces it."""
+    text = humanize_naturaltime(value)
+    if not isinstance(text, str):
+        return text
+    parts = text.split(_(", "))
+    if len(parts) != 2:
+        return text
+    return pgettext("two parts of a duration", "%(larger)s %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
 
 
 @register.simple_tag

@@ -64,6 +64,24 @@ def test_a_duration_in_two_parts_reads_as_one_phrase_in_each_language(language, 
         assert " " not in duration_text(dt.timedelta(days=1, hours=12)) or language != "ja"
 
 
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("ja", "1日23時間後"), ("zh-hant", "1 天 23 小時後"), ("fr", "dans 1 jour et 23 heures")],
+)
+def test_relative_times_join_their_two_parts_as_a_duration_not_as_a_list(language, expected):
+    from django.utils import timezone
+
+    from games.templatetags.games_tags import naturaltime
+
+    with translation.override(language):
+        text = naturaltime(timezone.now() + dt.timedelta(days=1, hours=23, minutes=1)).replace(NBSP, " ")
+        assert text == expected
+        page = Template("{% load humanize games_tags %}{{ when|naturaltime }}").render(
+            Context({"when": timezone.now() + dt.timedelta(days=1, hours=23, minutes=1)})
+        )
+        assert page.replace(NBSP, " ") == expected
+
+
 # 3. Plurals, never "(s)" -----------------------------------------------------------------------------------
 
 
