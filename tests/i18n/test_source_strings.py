@@ -272,3 +272,12 @@ def test_ratings_and_fractional_scores_use_the_languages_decimal_separator():
         assert rating.display == "3.4"
         assert score_number(2.5) == "2.5"
         assert score_number(-3.0) == "-3"
+
+
+@pytest.mark.parametrize(("language", "expected"), [("en", "50 %"), ("ja", "50%"), ("fr", f"50{NBSP}%")])
+def test_a_win_rate_is_written_with_the_languages_percent_sign_spacing(language, expected):
+    source = Template(
+        "{% load i18n %}{% widthratio 1 2 100 as rate %}{% blocktranslate %}{{ rate }} %{% endblocktranslate %}"
+    )
+    with translation.override(language):
+        assert source.render(Context({})) == expected
