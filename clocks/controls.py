@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from clocks.arithmetic import DAY, HOUR, ZERO, ClockKind, InvalidTimeControl, TimeControl
 
@@ -79,7 +79,11 @@ def duration_text(value: dt.timedelta) -> str:
         parts.append(ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes})
     if not parts:
         return ngettext("%(count)s minute", "%(count)s minutes", 0) % {"count": 0}
-    return " ".join(parts)
+    if len(parts) == 1:
+        return parts[0]
+    # The two parts joined as each language writes a duration: 「23時間59分」, "23 hours 59 minutes", not a
+    # hard-coded space (issue 19).
+    return pgettext("two parts of a duration", "%(larger)s %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
 
 
 def describe(control: TimeControl) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.formats import number_format
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -31,7 +32,7 @@ def rating_chart(values: Sequence[float], *, title: str) -> SafeString:
     points = " ".join(f"{PAD_LEFT + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values))
     last_x, last_y = PAD_LEFT + (len(values) - 1) * step, y(values[-1])
     description = _("Rating after each of the last %(count)s rated games, from %(low)s to %(high)s.") % {
-        "count": len(values), "low": f"{min(values):.1f}", "high": f"{max(values):.1f}",
+        "count": len(values), "low": number_format(min(values), 1), "high": number_format(max(values), 1),
     }
     parts = [
         format_html(
@@ -47,9 +48,9 @@ def rating_chart(values: Sequence[float], *, title: str) -> SafeString:
             PAD_LEFT, HEIGHT - PAD_BOTTOM, WIDTH - PAD_RIGHT, HEIGHT - PAD_BOTTOM,
         ),
         format_html('<text x="{}" y="{}" class="label" text-anchor="end">{}</text>', PAD_LEFT - 4, PAD_TOP + 8,
-                    f"{high:.1f}"),
+                    number_format(high, 1)),
         format_html('<text x="{}" y="{}" class="label" text-anchor="end">{}</text>', PAD_LEFT - 4,
-                    HEIGHT - PAD_BOTTOM, f"{low:.1f}"),
+                    HEIGHT - PAD_BOTTOM, number_format(low, 1)),
         format_html('<polyline points="{}" class="line" fill="none"/>', points),
         format_html('<circle cx="{}" cy="{}" r="3" class="dot"/>', f"{last_x:.1f}", f"{last_y:.1f}"),
         mark_safe("</svg>"),  # noqa: S308 - a constant

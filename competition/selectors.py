@@ -33,7 +33,10 @@ class Shown:
 
     @property
     def display(self) -> str:
-        return f"{self.value:.1f}"
+        """One decimal as the reader writes it: 3.4, « 3,4 » in French (the API keeps the plain number)."""
+        from django.utils.formats import number_format
+
+        return number_format(round(self.value, 1), 1)
 
 
 def shown(row: Rating) -> Shown:

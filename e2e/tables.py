@@ -451,7 +451,8 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
         if rank == 1:
             assert "you won" in mail.subject, mail.subject
         else:
-            assert f"you placed {rank} of {len(ranking)}" in mail.subject, mail.subject
+            place = f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th')}"  # as the end screen says it: "2nd"
+            assert f"you placed {place} of {len(ranking)}" in mail.subject, mail.subject
         assert table.mailbox.to(player.email, f"#{table.game_id} has started"), "no game-started e-mail"
         assert table.mailbox.to(player.email, f"#{table.game_id}:"), "no your-move e-mail during the game"
 

@@ -21,7 +21,7 @@ EFFECTS = {
         _("One chip of the product the showcase holds most of goes back to the stock."),
     ),
     "draw": (_("Extra hands"), _("Every player with fewer than 5 action cards draws 1.")),
-    "critic": (_("Critic"), _("The player(s) with the most points lose 1 point.")),
+    "critic": (_("Critic"), _("Every player with the most points loses 1 point.")),
 }
 CARDS_PER_BLOCK = 15  # the house set: 15 cards of each total 2 to 5
 

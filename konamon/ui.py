@@ -18,7 +18,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.ui import names
-from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value
+from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value, plural_count
 from konamon.names import BOARD_NAMES, PROCESS_NAMES, PRODUCT_NAMES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
@@ -46,7 +46,7 @@ EFFECT_HELP = {
         "On arrival every player draws 1 action card, so everyone chooses from 6 cards this round;"
         " the refill tops hands up to 5 again."
     ),
-    "critic": gettext_lazy("On arrival the leader(s) lose 1 point."),
+    "critic": gettext_lazy("On arrival every leader loses 1 point."),
 }
 # What ending a process early is called on its button.
 NEXT_LABELS = {
@@ -327,7 +327,11 @@ def next_button(legal_moves: list[Move], working: Mapping[str, Any] | None) -> d
     return {
         "value": move_value(move),
         "label": str(NEXT_LABELS.get(process, _("Done"))),
-        "help": _("Skips the %(count)s remaining %(process)s step(s); they score nothing.")
+        "help": ngettext(
+            "Skips the %(count)s remaining %(process)s step; it scores nothing.",
+            "Skips the %(count)s remaining %(process)s steps; they score nothing.",
+            left,
+        )
         % {"count": left, "process": process_name(process)},
     }
 
@@ -384,11 +388,20 @@ def _arrival(event: dict[str, Any], players: Players) -> str:
 
 def _penalty(event: dict[str, Any], players: Players) -> str:
     values = {"player": _seat(event, players), "points": event["points"]}
+    count = plural_count(event["points"])
     if event.get("cause") == "critic":
-        return _("%(player)s loses %(points)s point(s) to the food critic.") % values
+        return ngettext(
+            "%(player)s loses %(points)s point to the food critic.",
+            "%(player)s loses %(points)s points to the food critic.",
+            count,
+        ) % values
     if event.get("cause") == "mood":
-        return _("%(player)s loses %(points)s point(s) for customers who left angry.") % values
-    return _("%(player)s loses %(points)s point(s).") % values
+        return ngettext(
+            "%(player)s loses %(points)s point for customers who left angry.",
+            "%(player)s loses %(points)s points for customers who left angry.",
+            count,
+        ) % values
+    return ngettext("%(player)s loses %(points)s point.", "%(player)s loses %(points)s points.", count) % values
 
 
 def _reveal(event: dict[str, Any], players: Players) -> str:
@@ -444,7 +457,10 @@ EVENT_DESCRIBERS = {
         % {"customer": _customer(e), "product": _product(e)}
     ),
     "penalty": _penalty,
-    "draw": lambda e, p: _("%(player)s draws %(count)s action card(s).") % {"player": _seat(e, p), "count": e["count"]},
+    "draw": lambda e, p: (
+        ngettext("%(player)s draws %(count)s action card.", "%(player)s draws %(count)s action cards.", e["count"])
+        % {"player": _seat(e, p), "count": e["count"]}
+    ),
     "drew": lambda e, p: _("%(player)s draws %(cards)s.") % {"player": _seat(e, p), "cards": cards_phrase(e["cards"])},
     "reshuffle": lambda e, p: (
         _("The discard pile (%(count)s cards) is shuffled into a new action deck.") % {"count": e["cards"]}
@@ -470,14 +486,22 @@ EVENT_DESCRIBERS = {
         % {"player": _seat(e, p), "product": _product(e), "customer": _customer(e)}
     ),
     "take": lambda e, p: (
-        _("%(player)s completes the order of %(customer)s and scores %(bonus)s bonus point(s).")
+        ngettext(
+            "%(player)s completes the order of %(customer)s and scores %(bonus)s bonus point.",
+            "%(player)s completes the order of %(customer)s and scores %(bonus)s bonus points.",
+            plural_count(e["bonus"]),
+        )
         % {"player": _seat(e, p), "customer": _customer(e), "bonus": e["bonus"]}
     ),
     "next": lambda e, p: (
         _("%(player)s ends %(process)s early.") % {"player": _seat(e, p), "process": process_name(e["process"])}
     ),
     "blocked": lambda e, p: (
-        _("%(player)s cannot %(process)s any more (%(unused)s step(s) unused).")
+        ngettext(
+            "%(player)s cannot %(process)s any more (%(unused)s step unused).",
+            "%(player)s cannot %(process)s any more (%(unused)s steps unused).",
+            plural_count(e["unused"]),
+        )
         % {"player": _seat(e, p), "process": process_name(e["process"]), "unused": e["unused"]}
     ),
     "done": lambda e, p: _("%(player)s is done with No. %(card)s.") % {"player": _seat(e, p), "card": e["card"]},
@@ -496,11 +520,18 @@ EVENT_DESCRIBERS = {
 
 def _you_penalty(event: dict[str, Any], players: Players) -> str:
     values = {"points": event["points"]}
+    count = plural_count(event["points"])
     if event.get("cause") == "critic":
-        return _("You lose %(points)s point(s) to the food critic.") % values
+        return ngettext(
+            "You lose %(points)s point to the food critic.", "You lose %(points)s points to the food critic.", count
+        ) % values
     if event.get("cause") == "mood":
-        return _("You lose %(points)s point(s) for customers who left angry.") % values
-    return _("You lose %(points)s point(s).") % values
+        return ngettext(
+            "You lose %(points)s point for customers who left angry.",
+            "You lose %(points)s points for customers who left angry.",
+            count,
+        ) % values
+    return ngettext("You lose %(points)s point.", "You lose %(points)s points.", count) % values
 
 
 def _you_reveal(event: dict[str, Any], players: Players) -> str:
@@ -529,7 +560,10 @@ def _you_unload(event: dict[str, Any], players: Players) -> str:
 YOU_DESCRIBERS = {
     "deal": lambda e, p: _("You are dealt %(cards)s.") % {"cards": cards_phrase(e["cards"])},
     "penalty": _you_penalty,
-    "draw": lambda e, p: _("You draw %(count)s action card(s).") % {"count": e["count"]},
+    "draw": lambda e, p: (
+        ngettext("You draw %(count)s action card.", "You draw %(count)s action cards.", e["count"])
+        % {"count": e["count"]}
+    ),
     "drew": lambda e, p: _("You draw %(cards)s.") % {"cards": cards_phrase(e["cards"])},
     "chose": lambda e, p: _("You have chosen."),
     "choice": _you_choice,
@@ -548,12 +582,20 @@ YOU_DESCRIBERS = {
         _("You hand one %(product)s to %(customer)s.") % {"product": _product(e), "customer": _customer(e)}
     ),
     "take": lambda e, p: (
-        _("You complete the order of %(customer)s and score %(bonus)s bonus point(s).")
+        ngettext(
+            "You complete the order of %(customer)s and score %(bonus)s bonus point.",
+            "You complete the order of %(customer)s and score %(bonus)s bonus points.",
+            plural_count(e["bonus"]),
+        )
         % {"customer": _customer(e), "bonus": e["bonus"]}
     ),
     "next": lambda e, p: _("You end %(process)s early.") % {"process": process_name(e["process"])},
     "blocked": lambda e, p: (
-        _("You cannot %(process)s any more (%(unused)s step(s) unused).")
+        ngettext(
+            "You cannot %(process)s any more (%(unused)s step unused).",
+            "You cannot %(process)s any more (%(unused)s steps unused).",
+            plural_count(e["unused"]),
+        )
         % {"process": process_name(e["process"]), "unused": e["unused"]}
     ),
     "done": lambda e, p: _("You are done with No. %(card)s.") % {"card": e["card"]},
@@ -568,7 +610,9 @@ MESSAGE_TEMPLATES = {
     "bad_move": gettext_lazy("A move is an object with a type."),
     "unexpected_move": gettext_lazy("Now the move must be one of: %(expected)s."),
     "bad_keys": gettext_lazy("This move takes exactly the keys: %(keys)s."),
-    "bad_cards": gettext_lazy("Give the cards you play as a list of %(count)s action number(s)."),
+    "bad_cards": gettext_lazy(
+        "The number of cards you play must be %(count)s, given as a list of action numbers."
+    ),
     "not_in_hand": gettext_lazy("Card No. %(card)s is not in your hand."),
     "same_card": gettext_lazy("You cannot use card No. %(card)s twice."),
     "not_ascending": gettext_lazy("List your two cards in ascending order."),
@@ -583,7 +627,7 @@ MESSAGE_TEMPLATES = {
     "showcase_lacks": gettext_lazy("The showcase has no %(product)s."),
     "customer_absent": gettext_lazy("%(customer)s is not on the mood track."),
     "not_ordered": gettext_lazy("%(customer)s does not need %(product)s."),
-    "keep_count": gettext_lazy("Keep exactly %(room)s chip(s) from the stove."),
+    "keep_count": gettext_lazy("The number of chips you keep from the stove must be exactly %(room)s."),
     "keep_order": gettext_lazy("List the kept chips in the canonical product order."),
     "keep_not_on_stove": gettext_lazy("The stove does not hold that many %(product)s."),
 }

@@ -449,7 +449,7 @@ EVENT_DESCRIBERS = {
         _("The used toppings and the Mamma Mia card make a new kitchen of %(count)s cards.") % {"count": e["kitchen"]}
     ),
     "end": lambda e, p: (
-        _("The game is over. Winner: %(winners)s!") % {"winners": names.player_list(p, e.get("winners") or [])}
+        names.winners_sentence(p, e.get("winners") or [])
     ),
 }
 

@@ -19,7 +19,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.ui import names
-from games.ui.base import GameUI, Move, Players, View, at, move_value
+from games.ui.base import GameUI, Move, Players, View, at, move_value, plural_count
 from marumiere.card_backs import MAX_SIZE, card_back_svg
 from marumiere.names import SUIT_NAMES, SUIT_SHAPES
 
@@ -312,7 +312,11 @@ def _round_score(event: dict[str, Any], players: Players) -> str:
         "points": f"{event['points']:+d}",
         "total": event["total"],
     }
-    return _("%(player)s bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).") % values
+    return ngettext(
+        "%(player)s bid %(bid)s, took %(won)s: %(points)s point (total %(total)s).",
+        "%(player)s bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).",
+        plural_count(event["points"]),
+    ) % values
 
 
 EVENT_DESCRIBERS = {
@@ -333,7 +337,7 @@ EVENT_DESCRIBERS = {
     "trick_won": _trick_won,
     "round_score": _round_score,
     "game_end": lambda e, p: (
-        _("The game is over. Winner: %(winners)s!") % {"winners": names.player_list(p, e.get("winners") or [])}
+        names.winners_sentence(p, e.get("winners") or [])
     ),
 }
 
@@ -367,7 +371,11 @@ YOU_DESCRIBERS = {
     "play": lambda e, p: _("You play a %(colour)s card face down.") % {"colour": suit_name(e.get("colour"))},
     "trick_won": _you_trick_won,
     "round_score": lambda e, p: (
-        _("You bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).")
+        ngettext(
+            "You bid %(bid)s, took %(won)s: %(points)s point (total %(total)s).",
+            "You bid %(bid)s, took %(won)s: %(points)s points (total %(total)s).",
+            plural_count(e["points"]),
+        )
         % {"bid": bid_phrase(e["number"]), "won": e["won"], "points": f"{e['points']:+d}", "total": e["total"]}
     ),
 }

@@ -202,8 +202,19 @@ def _reply_codes(row) -> dict:
 
 
 def _started(row, ctx) -> Rendered:
+    from games.ui.names import and_list
+
     payload = row.payload
     game = row.game
+    reader = payload.get("seat_number")
+    awaited = {seat.number for seat in ctx["seats"] if seat.awaited}
+    # Konamon! begins with a secret choice everyone makes at once: nobody "begins", and telling each player both
+    # "You begin" and "Bob moves first" contradicted itself (issue 19). A player who does not move first learns
+    # who does.
+    ctx["simultaneous"] = reader in awaited and len(awaited) > 1
+    starters = [p.get("name") for p in ctx["players"] if p.get("seat") in awaited and p.get("seat") != reader]
+    ctx["starters"] = and_list(starters) if starters and reader not in awaited else ""
+    ctx["starters_count"] = len(starters)
     if game.time_control.is_timed:
         # Every player learns the clock now: the control, and who moves first by when (the reader's own deadline,
         # when they begin, is the e-mail's deadline paragraph).
@@ -214,7 +225,7 @@ def _started(row, ctx) -> Rendered:
         ctx["first_movers"] = [
             {"name": player.get("name"), "deadline": seats[player["seat"]].deadline_at}
             for player in ctx["players"]
-            if player.get("seat") in seats and player.get("seat") != payload.get("seat_number")
+            if player.get("seat") in seats and player.get("seat") != reader and not ctx["simultaneous"]
         ]
     if payload.get("awaited"):
         what = awaited_phrase(row.game.engine_slug, payload.get("move_types") or [])
@@ -246,14 +257,25 @@ def _finished(row, ctx) -> Rendered:
                 "resigned": bool(player.get("resigned")),
             }
         )
+    for line in ranking:
+        # The name with its marks, each bracketed phrase one string: 「alice（あなた）」, not "alice (あなた)".
+        label = line["name"]
+        if line["is_you"]:
+            label = _("%(name)s (you)") % {"name": label}
+        if line["resigned"]:
+            label = _("%(name)s (resigned: counts as last)") % {"name": label}
+        line["label"] = label
     ranking.sort(key=lambda line: line["rank"] or 0)  # stable: ties keep the engine's order
     mine = next((line for line in ranking if line["is_you"]), None)
     ctx.update(ranking=ranking, my_rank=mine["rank"] if mine else None, ties=_ties(ranking, ui))
     if mine is not None and mine["rank"] == 1:
         subject = _("%(game)s is over: you won!") % {"game": ctx["game_title"]}
     elif mine is not None:
-        subject = _("%(game)s is over: you placed %(rank)s of %(count)s") % {
-            "game": ctx["game_title"], "rank": mine["rank"], "count": len(ranking)
+        from games.templatetags.games_tags import place
+
+        # "2nd of 4", as the end screen says it, not "2 of 4" (issue 19).
+        subject = _("%(game)s is over: you placed %(place)s of %(count)s") % {
+            "game": ctx["game_title"], "place": place(mine["rank"]), "count": len(ranking)
         }
     else:
         subject = _("%(game)s is over") % {"game": ctx["game_title"]}
@@ -272,7 +294,7 @@ def _ui(slug: str):
 def _ties(ranking: list[dict], ui) -> list[str]:
     """A sentence for each score shared by several players (resigned ones aside: they are last anyway): how the
     tie was broken ("… the most topping cards left in hand decides"), or that they share the place."""
-    from games.ui.names import join_list
+    from games.ui.names import and_list
 
     groups: dict = {}
     for line in ranking:
@@ -282,7 +304,7 @@ def _ties(ranking: list[dict], ui) -> list[str]:
     for lines in groups.values():
         if len(lines) < 2:
             continue
-        values = {"names": join_list(line["name"] for line in lines), "score": lines[0]["score_text"]}
+        values = {"names": and_list(line["name"] for line in lines), "score": lines[0]["score_text"]}
         rule = getattr(ui, "tie_break", None) if ui is not None else None
         if len({line["rank"] for line in lines}) > 1 and rule:
             values["rule"] = rule

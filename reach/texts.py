@@ -44,8 +44,11 @@ def _body(row: Delivery, game) -> str:
         if line is not None and line.get("rank") == 1:
             return _("The game is over: you won!")
         if line is not None:
-            return _("The game is over: you placed %(rank)s of %(count)s.") % {
-                "rank": line.get("rank"), "count": len(game.outcome)}
+            from games.templatetags.games_tags import place
+
+            # "2nd", 「2位」, « 2e place »: the end screen's ordinal, not a bare number (issue 19).
+            return _("The game is over: you placed %(place)s of %(count)s.") % {
+                "place": place(line.get("rank")), "count": len(game.outcome)}
         return _("The game is over.")
     if kind == EventKind.CANCELLED:
         return _("The game was called off.")

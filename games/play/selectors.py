@@ -269,7 +269,15 @@ def log_entries(
         events_qs = events_qs[: (limit or 30)]
     platform = sorted(events_qs, key=lambda e: e.id)
     entries: list[LogEntry] = []
-    queue = [(e.log_positions.get(key, 0) if e.log_positions else 0, e) for e in platform]
+    # The start is told before the deal it brought ("The game started", then "Round 1 begins", issue 19): its
+    # stored position (the log's length after the deal) stays as it is, for the deal's times and the replay.
+    queue = sorted(
+        (
+            (0 if e.kind == GameEvent.Kind.STARTED else (e.log_positions.get(key, 0) if e.log_positions else 0), e)
+            for e in platform
+        ),
+        key=lambda item: item[0],
+    )
     qi = 0
     for index, event in enumerate(engine_events, start=offset):
         while qi < len(queue) and queue[qi][0] <= index:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import functools
 
 from django import template
-from django.contrib.humanize.templatetags.humanize import naturaltime, ordinal
+from django.contrib.humanize.templatetags.humanize import naturaltime as humanize_naturaltime
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from games.history import selectors as history_selectors
 from games.models import GameStatus
 from games.registry import game_title
+from games.ui.names import and_list
 
 register = template.Library()
 
@@ -63,6 +66,37 @@ def opponents(seat) -> str:
     return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
 
 
+@register.filter
+def naturaltime(value) -> str:
+    """humanize's ``naturaltime`` with its two parts joined as the site joins a duration's (issue 19): Django
+    joins them with the list separator, 「1日、23時間後」; the reader's language writes 「1日23時間後」,
+    « dans 1 jour et 23 heures ». Loaded after ``humanize``, this filter replaces it."""
+    text = humanize_naturaltime(value)
+    if not isinstance(text, str):
+        return text
+    parts = text.split(_(", "))
+    if len(parts) != 2:
+        return text
+    return pgettext("two parts of a duration", "%(larger)s %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
+
+
+@register.simple_tag
+def label_parts(name) -> tuple[str, str]:
+    """``{% label_parts name as label %}{{ label.0 }}…{{ label.1 }}``: the translated "%(name)s: %(text)s"
+    around markup that cannot go through ``blocktranslate`` (an include, a link): 「名前：…」, « nom : … »,
+    never a hard-coded English colon (issue 19). Both parts are escaped HTML."""
+    marker = "\x00"
+    text = _("%(name)s: %(text)s") % {"name": conditional_escape(name), "text": marker}
+    before, _sep, after = text.partition(marker)
+    return mark_safe(before), mark_safe(after)  # noqa: S308 - the name is escaped, the rest is our catalogue's
+
+
+@register.filter(name="and_list")
+def and_list_filter(items) -> str:
+    """``{{ names|and_list }}``: "A and B", "A, B and C" in the reader's language (issue 19)."""
+    return and_list(items or [])
+
+
 @register.simple_tag
 def awaited_summary(game) -> str:
     """On whom the game waits and since when (seats prefetched)."""
@@ -70,7 +104,7 @@ def awaited_summary(game) -> str:
     if not awaited:
         return ""
     since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
-    names = _(", ").join(s.name for s in awaited)  # 、 in Japanese and Chinese
+    names = and_list(s.name for s in awaited)  # "alice and bob", 「aliceとbob」
     if since is None:
         return _("waiting on %(names)s") % {"names": names}
     return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}

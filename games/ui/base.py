@@ -323,12 +323,14 @@ def plural_count(value: Any) -> int:
 
 
 def score_number(value: Any) -> str:
-    """A score as people write it: 12, -3, 2.5 (no "12.0")."""
+    """A score as people write it: 12, -3, 2.5 (no "12.0"), « 2,5 » in French."""
+    from django.utils.formats import number_format
+
     try:
         number = float(value)
     except (TypeError, ValueError):
         return str(value)
-    return str(int(number)) if number.is_integer() else f"{number:g}"
+    return str(int(number)) if number.is_integer() else number_format(float(f"{number:g}"))
 
 
 def _label_of(node: Any, value: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 
@@ -30,8 +30,26 @@ def player_name(players: list[dict[str, Any]], seat: Any) -> str:
 
 
 def player_list(players: list[dict[str, Any]], seats: Iterable[Any]) -> str:
-    """Several players' names as one phrase."""
-    return join_list(player_name(players, seat) for seat in seats)
+    """Several players' names as one phrase: "Ann and Bob", 「AnnとBob」."""
+    return and_list(player_name(players, seat) for seat in seats)
+
+
+def and_list(items: Iterable[Any]) -> str:
+    """Names as a sentence lists them (issue 19): "A and B", "A, B and C"; 「AとB」, 「A 和 B」, « A et B »."""
+    parts = [str(item) for item in items]
+    if not parts:
+        return _("nobody")
+    if len(parts) == 1:
+        return parts[0]
+    head = pgettext("list separator", ", ").join(parts[:-1])
+    return _("%(items)s and %(last)s") % {"items": head, "last": parts[-1]}
+
+
+def winners_sentence(players: list[dict[str, Any]], seats: list[Any]) -> str:
+    """The engines' last log line: "Winner: Ann!", or "Winners: Ann and Bob!" for a shared win (issue 19)."""
+    return ngettext("The game is over. Winner: %(winners)s!", "The game is over. Winners: %(winners)s!", len(seats)) % {
+        "winners": player_list(players, seats)
+    }
 
 
 def join_list(items: Iterable[Any]) -> str:

@@ -114,3 +114,16 @@ def test_open_memory_hides_nothing(players, client):
     client.force_login(players[0])
     assert "log-hidden" not in client.get(reverse("game", args=[game.pk])).content.decode()
 
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["konamon", "marumiere", "mamma-mia"])
+def test_the_game_is_told_started_before_its_first_round_begins(players, client, slug):
+    game = start_game(slug, players[:2])
+    client.force_login(players[0])
+    for url in (reverse("game", args=[game.pk]), reverse("game-log", args=[game.pk])):
+        page = client.get(url).content.decode()
+        items = log_items(page) if "log-pane" in page else re.findall(r'<li class="log-line[^"]*">.*?</li>', page, re.S)
+        started = next(i for i, item in enumerate(items) if "The game started." in item)
+        first_round = next(i for i, item in enumerate(items) if "Round 1 " in item)
+        assert started < first_round, (url, items)

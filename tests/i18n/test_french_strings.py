@@ -151,7 +151,7 @@ def test_pages_in_french_read_naturally(client):
 
 
 @pytest.mark.parametrize(("score", "text"), [(0, "0 point"), (1, "1 point"), (2, "2 points"), (-1, "-1 point"),
-                                             (-10, "-10 points"), (2.5, "2.5 points")])
+                                             (-10, "-10 points"), (2.5, "2,5 points")])
 def test_french_scores_count_zero_and_one_as_singular_and_negative_scores_by_their_size(score, text):
     from games.ui.base import GameUI
 

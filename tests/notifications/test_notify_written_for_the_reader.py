@@ -128,9 +128,20 @@ def test_the_final_ranking_says_what_the_numbers_count_and_how_a_tie_was_broken(
     text = _text(_finished_row(game, players[0]))
     assert "– 4 recipes baked" in text and "– 1 recipe baked" in text
     assert (
-        f"{by_seat[0]}, {by_seat[1]} tied on 4 recipes baked; the tie is broken by the most topping cards left in hand."
-        in text
+        f"{by_seat[0]} and {by_seat[1]} tied on 4 recipes baked; "
+        "the tie is broken by the most topping cards left in hand." in text
     )
+
+
+def test_the_final_ranking_marks_the_reader_and_a_resigned_player_in_the_readers_own_brackets(players):
+    game = start_game("marumiere", players[:3])
+    _finish(game, [{"seat": n, "rank": n + 1, "score": 10 - n} for n in range(3)], {0: 1, 1: 2, 2: 3})
+    reader = Seat.objects.get(game=game, number=1).user
+    reader.language = "ja"
+    reader.save(update_fields=["language"])
+    subject, text, html = render(_finished_row(game, reader))
+    assert f"{reader.public_name}（あなた）" in text and f"{reader.public_name}（あなた）" in html
+    assert "3人中2位" in subject  # the place as the end screen says it, not "2 of 3"
 
 
 def test_players_still_tied_after_the_tie_break_are_told_they_share_the_place(players):
@@ -169,6 +180,34 @@ def test_an_untimed_games_start_says_nothing_of_a_clock(players, run_on_commit):
     with run_on_commit():
         start_game("marumiere", players[:2])
     assert all("Time control" not in _text(row) for row in _rows(OutboxEmail.Kind.STARTED))
+
+
+def test_a_konamon_start_tells_everyone_they_all_play_at_once_not_you_begin_and_another_moves_first(
+    players, run_on_commit
+):
+    with run_on_commit():
+        start_game("konamon", players[:3], time_limit_hours=48)
+    rows = list(_rows(OutboxEmail.Kind.STARTED))
+    assert len(rows) == 3
+    for row in rows:
+        text = _text(row)
+        assert "Everyone plays at the same time: choose your cards." in text
+        assert "You begin" not in text and "moves first" not in text and " starts." not in text
+
+
+def test_in_a_game_of_turns_only_the_first_player_reads_you_begin_and_the_others_learn_who_starts(
+    players, run_on_commit
+):
+    with run_on_commit():
+        game = start_game("marumiere", players[:3])
+    first, _ = awaited(game)
+    for row in _rows(OutboxEmail.Kind.STARTED):
+        text = _text(row)
+        if row.user_id == first.user_id:
+            assert "You begin: " in text and " starts." not in text
+        else:
+            assert "You begin" not in text
+            assert f"{first.user.public_name} starts. We will tell you when it is your move." in text
 
 
 # "Every time": a bot's instant answer ----------------------------------------------------------------------------

@@ -204,7 +204,7 @@ def test_the_finished_email_tells_a_resigned_player_they_are_last(players):
                       payload={"seat_number": seat.number})
     subject, _text, _html = render(row)
     assert seat.final_rank == 2  # both resigned: both last, nobody won
-    assert "you placed 2 of 2" in subject
+    assert "you placed 2nd of 2" in subject
 
 
 def test_platform_ranks():

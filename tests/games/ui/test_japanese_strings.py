@@ -136,7 +136,8 @@ def test_a_game_table_in_japanese_reads_naturally(players, client):
     client.force_login(_ja_user(awaited.user))
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "あなたの手番です。" in page
-    assert re.search(r"1日、23時間後に時間切れになります。", page), re.findall(r"[^>]*時間切れ[^<]*", page)
+    # The site's naturaltime joins the two parts as a duration, not with Django's list separator (issue 19).
+    assert re.search(r"1日23時間後に時間切れになります。", page), re.findall(r"[^>]*時間切れ[^<]*", page)
     assert "窯" in page and "オーブン" not in page and "具材" not in page
     assert not re.search("(?<!たった)今から", page)
 
