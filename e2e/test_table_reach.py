@@ -87,3 +87,55 @@ def test_phone_header_is_one_line_and_move_get_and_favicon(player_factory, check
     expect(page.locator(".player-rows")).to_be_visible()
     response = page.request.get("/favicon.ico")
     assert response.ok and "svg" in response.headers["content-type"]
+
+
+LANGUAGES = ["en", "ja", "zh-hant", "fr"]
+
+# What sticks out of the viewport on the right: the document's widths, the header's box, and the outermost
+# elements wider than the viewport (or reaching past its edge), for the failure message.
+WIDTHS_JS = """() => {
+  const root = document.documentElement, width = root.clientWidth;
+  const header = document.querySelector('.site-header').getBoundingClientRect();
+  const nav = document.querySelector('.site-header .nav');
+  const out = [...document.querySelectorAll('body *')].filter(el => {
+    if (!el.getClientRects().length) return false;
+    const r = el.getBoundingClientRect();
+    return r.right > width + 0.5 && !(el.parentElement && el.parentElement.getBoundingClientRect().right > width + 0.5);
+  }).slice(0, 6).map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${
+    Math.round(el.getBoundingClientRect().right)}`);
+  return {scrollWidth: root.scrollWidth, clientWidth: width, header: Math.round(header.width),
+    navScrollWidth: nav.scrollWidth, navClientWidth: nav.clientWidth, out};
+}"""
+
+
+def switch_language(page, language: str) -> None:
+    """The header's language form, as a player uses it (behind Menu on a phone): the account remembers the choice."""
+    with page.expect_navigation():
+        page.evaluate(
+            "(lang) => { const form = document.querySelector('form.lang');"
+            " form.querySelector('select').value = lang; form.submit(); }",
+            language,
+        )
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_game_page_is_no_wider_than_a_phone_in_every_language(slug, player_factory, checker, findings, mailbox,
+                                                              stack):
+    """Issue 19: at 360 px the game page (header included) never scrolls sideways, in en, ja, zh-Hant and fr."""
+    players = [player_factory("fit", "phone"), player_factory("other", "desktop")]
+    table = start_game(players, checker, findings, mailbox, stack.base_url, slug=slug, seats=2, seed=5)
+    page = players[0].page
+    wide = {}
+    for language in LANGUAGES:
+        switch_language(page, language)
+        page.goto(table.url)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator(".player-rows")).to_be_visible()
+        widths = page.evaluate(WIDTHS_JS)
+        page.screenshot(path=str(checker.shots / f"{slug}-phone-{language}.png"))
+        # The header's row scrolls sideways rather than widen the page: its content must fit it all the same.
+        if (widths["scrollWidth"] > widths["clientWidth"] or widths["header"] > widths["clientWidth"]
+                or widths["navScrollWidth"] > widths["navClientWidth"]):
+            wide[language] = widths
+    switch_language(page, "en")
+    assert not wide, f"the {slug} game page is wider than the 360 px phone: {wide}"
