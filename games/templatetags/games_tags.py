@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 
 from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime as humanize_naturaltime
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.template.defaultfilters import floatformat
+from django.utils import timezone
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
+from clocks.controls import duration_text
 from games.history import selectors as history_selectors
 from games.models import GameStatus
 from games.registry import game_title
@@ -105,9 +108,11 @@ def awaited_summary(game) -> str:
         return ""
     since = min(s.awaited_since for s in awaited if s.awaited_since) if any(s.awaited_since for s in awaited) else None
     names = and_list(s.name for s in awaited)  # "alice and bob", 「aliceとbob」
-    if since is None:
+    waited = timezone.now() - since if since is not None else None
+    if waited is None or waited < dt.timedelta(minutes=1):
         return _("waiting on %(names)s") % {"names": names}
-    return _("waiting on %(names)s since %(since)s") % {"names": names, "since": naturaltime(since)}
+    # A length of time, not a relative one: "for 5 hours" ("since 5 hours ago" was not English, issue 19).
+    return _("waiting on %(names)s for %(duration)s") % {"names": names, "duration": duration_text(waited)}
 
 
 @register.inclusion_tag("games/_match_history_table.html", takes_context=True)

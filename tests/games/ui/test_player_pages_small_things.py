@@ -150,3 +150,37 @@ def test_the_header_folds_the_account_links_behind_a_menu(client):
     page = client.get("/").content.decode()
     assert 'class="nav-more__toggle" href="#nav-more" aria-controls="nav-more" aria-expanded="false"' in page
     assert '<div class="nav-more" id="nav-more">' in page and "js/nav" in page
+
+
+@pytest.mark.django_db
+def test_my_games_says_how_long_a_game_has_waited_on_someone_not_since_a_time_ago(players):
+    """"waiting on alice since 5 hours ago" was not English (issue 19): a duration, joined as each language
+    writes one, in the four languages; under a minute, only whom the game waits on."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.templatetags.games_tags import awaited_summary
+
+    game = start_game("konamon", players[:2])
+    awaited = [s for s in game.seats.all() if s.awaited]
+    names = [s.name for s in awaited]
+    for seat in awaited:
+        seat.awaited_since = timezone.now() - dt.timedelta(hours=5, minutes=30)
+        seat.save(update_fields=["awaited_since"])
+    game = type(game).objects.prefetch_related("seats").get(pk=game.pk)
+    texts = {}
+    for language in ("en", "ja", "zh-hant", "fr"):
+        with translation.override(language):
+            texts[language] = awaited_summary(game)
+    assert all(name in text for name in names for text in texts.values()), texts
+    assert "since" not in texts["en"] and "ago" not in texts["en"]
+    assert texts["en"].endswith(" for 5 hours 30 minutes"), texts["en"]
+    assert texts["ja"].startswith("5時間30分前から ") and texts["ja"].endswith(" の手番待ち"), texts["ja"]
+    assert texts["zh-hant"].startswith("等待 ") and texts["zh-hant"].endswith(" 出手已 5 小時 30 分鐘"), texts
+    assert texts["fr"].startswith("en attente de ") and texts["fr"].endswith(" depuis 5 heures et 30 minutes"), texts
+    for seat in awaited:
+        seat.awaited_since = timezone.now()
+        seat.save(update_fields=["awaited_since"])
+    game = type(game).objects.prefetch_related("seats").get(pk=game.pk)
+    assert awaited_summary(game) == f"waiting on {' and '.join(names)}"
