@@ -46,6 +46,7 @@ def test_your_move_is_within_reach_on_a_phone(slug, player_factory, checker, fin
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(table.url)
     expect(page.get_by_role("link", name="Go to your move")).to_be_visible()
+    expect(page.locator(".nav-more__toggle")).to_be_hidden()  # on a wide screen the menu's links are in the line
     page.screenshot(path=str(checker.shots / f"{slug}-your-move-desktop.png"))
 
 
