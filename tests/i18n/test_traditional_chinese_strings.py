@@ -136,7 +136,7 @@ def test_relative_times_read_naturally_in_traditional_chinese():
         assert later == "1 天、23 小時後"  # not Django's own "1 日"
         assert earlier == "1 個月、1 週前"  # not "1 月" (January)
         assert gettext("Time runs out %(when)s.") % {"when": later} == "時間將於 1 天、23 小時後到期。"
-        assert gettext("waiting since %(since)s") % {"since": earlier} == "從 1 個月、1 週前開始等待"
+        assert gettext("turn began %(since)s") % {"since": earlier} == "從 1 個月、1 週前開始等待"
 
 
 def _client_in_chinese() -> Client:

@@ -120,7 +120,7 @@ def test_relative_times_read_naturally_whatever_django_answers():
         assert invited == "alice が招待（たった今）"
         # Past times may be 「たった今」: no sentence glues a past time to に.
         for msgid in ("It ended %(when)s.", "created %(when)s", "invited by %(name)s %(when)s",
-                      "waiting since %(since)s", "waiting for you since %(since)s",
+                      "turn began %(since)s", "your turn began %(since)s",
                       "waiting on %(names)s for %(duration)s"):
             text = gettext(msgid)
             assert not re.search(r"%\((when|since)\)sに", text), text

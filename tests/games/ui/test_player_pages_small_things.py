@@ -184,3 +184,22 @@ def test_my_games_says_how_long_a_game_has_waited_on_someone_not_since_a_time_ag
         seat.save(update_fields=["awaited_since"])
     game = type(game).objects.prefetch_related("seats").get(pk=game.pk)
     assert awaited_summary(game) == f"waiting on {' and '.join(names)}"
+
+
+@pytest.mark.django_db
+def test_the_game_page_and_my_games_say_when_a_turn_began_in_english_that_reads(players, client):
+    """"waiting since 5 hours ago" was not English either (issue 19): "turn began 5 hours ago"."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    game = start_game("marumiere", players[:2])
+    seat = next(s for s in game.seats.all() if s.awaited)
+    seat.awaited_since = timezone.now() - dt.timedelta(hours=5, minutes=1)
+    seat.save(update_fields=["awaited_since"])
+    client.force_login(seat.user)
+    mine = client.get(reverse("my-games")).content.decode()
+    client.force_login(next(s.user for s in game.seats.all() if s.pk != seat.pk))
+    table = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "turn began 5\xa0hours ago" in table and "your turn began 5\xa0hours ago" in mine
+    assert "waiting since" not in table and "waiting for you since" not in mine
