@@ -197,6 +197,16 @@ def leave_game(*, user, game_id: int) -> None:
     live_publish.game_changed(game=table.game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 
+def _waiting_table_of_its_creator(*, user, game_id: int):
+    """The locked table of a game not started yet, for its creator (bots are theirs to add and remove)."""
+    table = lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    if table.game.created_by_id != user.pk:
+        raise NotAllowed()
+    return table
+
+
 @transaction.atomic
 def add_bot(*, user, game_id: int) -> Seat:
     """The creator fills a free seat with a bot before the start; the game starts when that was the last seat.
@@ -204,12 +214,8 @@ def add_bot(*, user, game_id: int) -> Seat:
     A game with a bot is never rated (``competition``): a rated game becomes unrated, and stays so if the bot
     goes again (the waiting room says so before).
     """
-    table = lock_table(game_id, with_state=False)
+    table = _waiting_table_of_its_creator(user=user, game_id=game_id)
     game = table.game
-    if game.status != GameStatus.OPEN:
-        raise GameNotOpen()
-    if game.created_by_id != user.pk:
-        raise NotAllowed()
     if len(table.seats) >= game.players:
         raise GameFull()
     if game.rated:
@@ -226,12 +232,8 @@ def remove_bot(*, user, game_id: int, seat_id: int | None = None) -> None:
     or the last bot to sit down (the API)."""
     from django.utils.translation import gettext as _
 
-    table = lock_table(game_id, with_state=False)
+    table = _waiting_table_of_its_creator(user=user, game_id=game_id)
     game = table.game
-    if game.status != GameStatus.OPEN:
-        raise GameNotOpen()
-    if game.created_by_id != user.pk:
-        raise NotAllowed()
     bots = sorted((s for s in table.seats if s.is_bot), key=lambda s: s.join_order)
     if seat_id is None:
         if not bots:
