@@ -21,7 +21,6 @@ import email
 import email.policy
 import hashlib
 import hmac
-import html
 import logging
 import re
 import uuid
@@ -35,6 +34,7 @@ from django.utils.translation import gettext as _
 from games.exceptions import GameError, StaleVersion
 from games.models import Seat, SeatView
 from notifications.outbox import Draft, queue
+from reach.mailtext import html_text
 from reach.models import UsedReplyToken
 
 logger = logging.getLogger(__name__)
@@ -125,9 +125,9 @@ def first_line(message: email.message.EmailMessage) -> str | None:
     except (LookupError, ValueError):
         return None
     if part.get_content_type() == "text/html":
-        text = html.unescape(re.sub(r"<[^>]+>", "\n", re.sub(r"(?is)<(blockquote|style|script).*?</\1>", "", text)))
+        text = html_text(text)  # a real parser, in bounded time (reach.mailtext)
     for line in text.splitlines():
-        line = line.strip().lstrip("\ufeff")
+        line = line[:1000].strip().lstrip("\ufeff")  # what is matched below stays short
         if not line:
             continue
         if QUOTE_START.match(line):
