@@ -42,7 +42,10 @@ logger = logging.getLogger(__name__)
 MAX_CODES = 30  # more legal moves than this: the e-mail says to use the site
 MOVE_REPLY = "move_reply"
 LOOP_HEADER = "X-Mammamia-Loop"
-TOKEN_RE = re.compile(r"move\+(\d{1,12})-(\d{1,3})-(\d{1,12})-([a-z2-7]{24})@", re.IGNORECASE)
+# Numbers in their canonical form only (no leading zeros): "-02-" would carry the same numbers, hence pass the
+# MAC, under another spelling, and so slip past the "used" mark, which remembers the token as written.
+TOKEN_RE = re.compile(r"move\+(0|[1-9]\d{0,11})-(0|[1-9]\d{0,2})-(0|[1-9]\d{0,11})-([a-z2-7]{24})@",
+                      re.IGNORECASE)
 
 
 def enabled() -> bool:
@@ -183,7 +186,7 @@ def handle(raw: bytes, *, recipients: list[str] | None = None, mail_from: str | 
     ):
         logger.info("inbound mail with a forged or outdated reply address for game %s ignored", game_id)
         return Result("ignored", "bad token")
-    token = match.group(0).lower()
+    token = f"move+{game_id}-{seat_number}-{version}-{match.group(4).lower()}@"  # one spelling per address
     # The answer's words (the move played, why it is not possible) in the player's language.
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
         return _play(seat=seat, version=version, token=token, line=first_line(message))
