@@ -104,7 +104,7 @@ def _deliver(row: Delivery) -> str:
         logger.info("push subscription %s of user %s is gone; removed", row.subscription_id, row.user_id)
         PushSubscription.objects.filter(pk=row.subscription_id).delete()
         refresh_flags(row.user_id)
-        return _record(row, Delivery.Status.FAILED, f"subscription gone: {exc}"[:2000])
+        return _record(row, Delivery.Status.FAILED, _error_text(f"subscription gone: {exc}"))
     except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
         return _failed(row, exc, now)
     row.sent_at = timezone.now()
@@ -153,9 +153,15 @@ def _mark(row: Delivery, status: str, error: str) -> str:
     return status
 
 
+def _error_text(text: str) -> str:
+    """What we keep of an error: it may quote the receiver's answer, and a NUL in it would make the row
+    unwritable (PostgreSQL stores none), leaving it claimed and retried for ever."""
+    return text.replace("\x00", "\\x00")[:2000]
+
+
 def _failed(row: Delivery, exc: Exception, now) -> str:
     permanent = isinstance(exc, (safehttp.Refused, push.Rejected))
-    error = f"{type(exc).__name__}: {exc}"[:2000]
+    error = _error_text(f"{type(exc).__name__}: {exc}")
     if row.channel == Channel.WEBHOOK:
         _count_failure(row.webhook, error, now)
     if permanent or row.attempts >= MAX_ATTEMPTS:

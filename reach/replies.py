@@ -127,6 +127,9 @@ def first_line(message: email.message.EmailMessage) -> str | None:
         text = part.get_content()
     except (LookupError, ValueError):
         return None
+    # NUL is no character anyone writes, and PostgreSQL stores none (the answer's JSON would be refused and
+    # the listener would say 451 forever): gone before anything is read.
+    text = text.replace("\x00", "")
     if part.get_content_type() == "text/html":
         text = html_text(text)  # a real parser, in bounded time (reach.mailtext)
     for line in text.splitlines():

@@ -171,3 +171,24 @@ def test_every_way_of_starting_the_site_runs_a_worker_for_every_queue(settings):
     # The bench's queues are its own, and its outgoing tasks go to its own outgoing worker.
     assert {route["queue"] for route in bench_settings.CELERY_TASK_ROUTES.values()} == {
         bench_settings.CELERY_OUTGOING_QUEUE} != routed
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("eager_celery", "site", "vapid")
+def test_a_push_service_answering_nul_bytes_gets_its_failure_recorded(peers, players, push_service,
+                                                                     django_capture_on_commit_callbacks):
+    """The error we keep quotes the receiver's answer: a NUL in it must not make the row unwritable
+    (PostgreSQL refuses NUL), which left it claimed and retried for ever."""
+    from reach.fanout import refresh_flags
+    from reach.models import PushSubscription
+
+    peer = peers(send_then_close(b"HTTP/1.1 400 Bad\r\nContent-Length: 5\r\n\r\nno\x00\x00!"))
+    browser = push_service.browser()
+    PushSubscription.objects.create(user=players[0], endpoint=peer.url("/push"), p256dh=browser["keys"]["p256dh"],
+                                    auth=browser["keys"]["auth"])
+    refresh_flags(players[0].pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        start_game("konamon", players[:2])
+    row = Delivery.objects.get(user=players[0], kind="started")
+    assert peer.calls == 1
+    assert row.status == Delivery.Status.FAILED and "400" in row.last_error and "\x00" not in row.last_error
