@@ -152,7 +152,15 @@ def _connect(scheme: str, host: str, address: str, port: int, deadline: float) -
 
 
 def _host_header(host: str, port: int, scheme: str) -> str:
-    name = f"[{host}]" if ":" in host else host
+    """What the Host header says: an internationalised name in its ASCII (IDNA) form, as a URL's host is sent."""
+    try:
+        name = host.encode("ascii").decode()
+    except UnicodeEncodeError:
+        try:
+            name = host.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise Refused(f"not a valid host name: {exc}") from exc
+    name = f"[{name}]" if ":" in name else name
     return name if port == (443 if scheme == "https" else 80) else f"{name}:{port}"
 
 

@@ -3,6 +3,7 @@ a total deadline per call, sent only on a complete answer, no lock across the ne
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
@@ -192,3 +193,11 @@ def test_a_push_service_answering_nul_bytes_gets_its_failure_recorded(peers, pla
     row = Delivery.objects.get(user=players[0], kind="started")
     assert peer.calls == 1
     assert row.status == Delivery.Status.FAILED and "400" in row.last_error and "\x00" not in row.last_error
+
+
+def test_an_internationalised_host_name_is_sent_in_its_ascii_form(receiver, monkeypatch):
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))])
+    answer = safehttp.post(f"http://bücher.example:{receiver.peer.port}/ok", body=b"{}", headers={})
+    assert answer.status == 204
+    assert receiver.received[0].headers["Host"] == f"xn--bcher-kva.example:{receiver.peer.port}"
