@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # The core's own panels of the table (games.panels); the feature apps register theirs in their ready().
+        from games import panels
+        from games.lobby import panel as invitations
+        from games.panels import deal_check
+
+        panels.register(invitations.panel)
+        panels.register(deal_check.panel)
