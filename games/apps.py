@@ -8,7 +8,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The core's own panels of the table (games.panels); the feature apps register theirs in their ready().
-        from games import panels
+        # The Celery tasks the services queue by name (games.play.services.BOT_TASK) exist in every process,
+        # the web's too (Celery's autodiscovery imports them only in a worker).
+        from games import panels, tasks  # noqa: F401
         from games.lobby import panel as invitations
         from games.panels import deal_check
 
