@@ -76,7 +76,7 @@ def main() -> int:
         f"beat: {python} -m celery -A mammamia beat -l info -s {BASE_DIR / 'var' / 'celerybeat-schedule'}",
     ]
     # Moves by e-mail reply: the inbound listener (reach/inbound.py). In development the domain is a
-    # placeholder: send replies to 127.0.0.1:2525 yourself (README, "Moves by e-mail reply").
+    # placeholder: send replies to 127.0.0.1:2525 yourself (docs/notifications.md, "Moves by e-mail reply").
     env.setdefault("INBOUND_MAIL_DOMAIN", "reply.localhost")
     procfile_lines.append(f"inbound: {python} manage.py receive_mail --port {env.get('INBOUND_MAIL_PORT', '2525')}")
     procfile = BASE_DIR / "var" / "Procfile.run"

@@ -155,7 +155,7 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The owner's way in while a stranger exhausts the password limits: a one-time code sent by e-mail.
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # Behind a reverse proxy every request comes from the proxy's address: the client's is the
-# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (README).
+# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (docs/deploying.md).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 
 # API tokens (django-rest-knox, trust.ApiToken): stored hashed, one per device, lapsing after

@@ -1,6 +1,6 @@
 """Webhook calls: the JSON body, its signature, and what a failure does to the hook.
 
-Signature (documented in the README with a verification example): headers
+Signature (documented in docs/notifications.md with a verification example): headers
 ``X-Mammamia-Timestamp: <unix seconds>`` and ``X-Mammamia-Signature: v1=<hex>`` where ``<hex>`` is
 HMAC-SHA256 with the hook's secret over ``"<timestamp>." + body`` (the raw bytes). A receiver recomputes
 it, compares in constant time, and refuses timestamps more than 5 minutes away from its clock (replays).
