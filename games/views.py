@@ -25,10 +25,11 @@ from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError, ReplayUnavailable
+from games.exceptions import BadInput, GameError, ReplayUnavailable, StaleVersion
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
+from games.history.since import since_last_visit
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
@@ -36,6 +37,7 @@ from games.models import GameEvent, GameStatus
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.play.selectors import GameAccess
+from games.play.stale_page import stale_answer
 
 LOG_ON_PAGE = 20
 
@@ -386,6 +388,7 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
         idempotency_key=str(context["idempotency_key"]),
     )
     context.update({"board": board.html, "my_turn": board.my_turn, "awaited": [p for p in players if p["awaited"]]})
+    context["since"] = since_last_visit(access=access, players=players)
     if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context
@@ -486,6 +489,8 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         if access is None or not access.may_view:
             raise Http404 from None
         context = _game_context(request, access, error=exc.message)
+        if isinstance(exc, StaleVersion):  # never a lost choice (issue 32)
+            context.update(stale_answer(request=request, access=access, refusal=exc, players=context["players"]))
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
@@ -495,7 +500,7 @@ NOT_RESENT = frozenset({"csrfmiddlewaretoken", "confirmed"})
 
 
 def _confirm_move_page(request: HttpRequest, game_id: int) -> HttpResponse | None:
-    """"Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
+    """ "Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
     table to choose again. ``None`` when the post is no legal move of the viewer (it is then refused
     the usual way)."""
     access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)

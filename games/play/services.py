@@ -34,7 +34,6 @@ from games.exceptions import (
     IllegalMove,
     NotSeated,
     NotYourTurn,
-    StaleVersion,
 )
 from games.models import (
     Game,
@@ -45,6 +44,7 @@ from games.models import (
     PlayerStats,
     Seat,
 )
+from games.play.stale import stale_refusal
 from games.tables import (
     Table,
     add_event,
@@ -154,7 +154,7 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
             if version > game.version:
                 raise BadInput(too_new_version(game.version))
             if version < seat_view.moves_version:
-                raise StaleVersion()
+                raise stale_refusal(game=game, seat=seat, seat_view=seat_view, move=move, page_version=version)
             if not seat.awaited:
                 raise NotYourTurn()
             if seat.is_bot:
