@@ -315,6 +315,8 @@ def platform_event_text(event: GameEvent) -> str:
         )
         % {"name": name},
         GameEvent.Kind.CANCELLED: lambda: _("The game was cancelled."),
+        GameEvent.Kind.FORCED_MOVE: lambda: _("%(name)s had only one possible move: it was played for them.")
+        % {"name": name},
     }
     return str(texts[event.kind]()) if event.kind in texts else str(event.kind)
 

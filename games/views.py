@@ -235,6 +235,8 @@ def _platform_event_text(event: GameEvent) -> str:
         return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
     if kind == GameEvent.Kind.CANCELLED:
         return _("The game was cancelled.")
+    if kind == GameEvent.Kind.FORCED_MOVE:
+        return _("%(name)s had only one possible move: it was played for them.") % {"name": name}
     from together.texts import platform_event_text
 
     return platform_event_text(kind, name) or kind

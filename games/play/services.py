@@ -44,6 +44,7 @@ from games.models import (
     PlayerStats,
     Seat,
 )
+from games.play.forced import play_forced_moves, plays_itself
 from games.play.stale import stale_refusal
 from games.tables import (
     Table,
@@ -246,6 +247,7 @@ def do_play_move(
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
     newly = update_awaited(table, waiting, movers=movers, now=now)
+    newly = [s for s in newly if not plays_itself(table, s)]  # played at once below: no "your move" (issue 32)
     fields = ["version"]
     if (current_round := round_of(computed)) != game.round:
         game.round = current_round
@@ -260,6 +262,7 @@ def do_play_move(
     )
     if over:
         signals.game_finished.send(sender=Game, game=game)
+    play_forced_moves(table)
     return applied
 
 
