@@ -48,7 +48,8 @@ for _ in range(4000):
     mine = next((s for s in seats if s.user.username == username), None)
     others = [s for s in seats if s.user.username != username]
     legal = SeatView.objects.get(game=game, seat_number=mine.number).legal_moves if mine else []
-    if mine and mode == "await":
+    steps = [m for m in legal if m.get("type") in ("prep", "bake", "hand_over")]
+    if mine and (mode == "await" or (mode == "steps" and steps)):
         print(json.dumps({"version": game.version, "legal": legal}))
         sys.exit(0)
     if mine and mode in ("still", "gone") and others_moved:
@@ -63,7 +64,9 @@ for _ in range(4000):
                                  expected_version=game.version)
         print(json.dumps({"same": SeatView.objects.get(game=game, seat_number=mine.number).legal_moves == legal}))
         sys.exit(0)
-    if mode == "await" or mode == "other":
+    if mode == "steps" and mine and not steps:
+        mover = mine  # not a card's steps yet: the player moves (from another device)
+    elif mode in ("await", "other", "steps"):
         mover = others[0] if others else None
     else:
         mover = rng.choice(seats)
@@ -285,3 +288,36 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
     data = json.loads(out.read_text()) if out.exists() else {}
     data[slug] = figures
     out.write_text(json.dumps(data, indent=2))
+
+
+def test_a_konamon_cards_steps_are_confirmed_once(player_factory, checker, findings, mailbox, stack):
+    """One confirmation per decision: on a phone the first step of a card asks "Send this move?", the same
+    card's next steps go with one tap each."""
+    phone, desktop = player_factory("steps", "phone"), player_factory("steps", "desktop")
+    table = start_game([phone, desktop], checker, findings, mailbox, stack.base_url, slug="konamon", seats=2, seed=5)
+    page = phone.page
+    asked_once = False
+    for _attempt in range(8):
+        found = server(stack, table.game_id, phone.username, "steps")
+        if "legal" not in found:
+            break
+        page.goto(table.url)
+        form = page.locator("#moves form[data-confirm-once]")
+        expect(form).to_have_count(1)
+        key = form.get_attribute("data-confirm-once")
+        step = page.locator("#moves button[name=move]:not(.secondary)").first
+        step.click()
+        bar = page.locator(".confirm-bar")
+        expect(bar).to_be_visible()  # a card's first step asks
+        with page.expect_navigation():
+            bar.get_by_role("button", name="Send").click()
+        again = page.locator(f"#moves form[data-confirm-once='{key}']")
+        if not again.count():
+            continue  # that was the card's last step
+        with page.expect_navigation():
+            again.locator("button[name=move]").first.click()
+        expect(page.locator(".confirm-bar")).to_have_count(0)
+        asked_once = True
+        page.screenshot(path=str(checker.shots / "konamon-steps-one-confirmation-phone.png"))
+        break
+    assert asked_once, "no Konamon! card with two steps came up"

@@ -36,6 +36,7 @@ from games.lobby.selectors import INVITED_SESSION_KEY
 from games.models import GameEvent, GameStatus
 from games.play import selectors as play_selectors
 from games.play import services as play_services
+from games.play.next_game import next_awaiting
 from games.play.selectors import GameAccess
 from games.play.stale_page import stale_answer
 
@@ -391,6 +392,8 @@ def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None
     )
     context.update({"board": board.html, "my_turn": board.my_turn, "awaited": [p for p in players if p["awaited"]]})
     context["since"] = since_last_visit(access=access, players=players)
+    if access.seat is not None and not board.my_turn and game.status == GameStatus.ACTIVE:
+        context["next_game"] = next_awaiting(user=request.user, besides=game.pk)
     if board.my_turn:
         context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context
@@ -495,6 +498,10 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             context.update(stale_answer(request=request, access=access, refusal=exc, players=context["players"]))
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
+    if not request.htmx and request.user.next_game_after_move:  # issue 32: straight on, when the turn is over
+        going_on = next_awaiting(user=request.user, besides=game_id)
+        if going_on is not None and not play_selectors.awaits(user=request.user, game_id=game_id):
+            return HttpResponseRedirect(reverse("game", args=[going_on.game_id]))
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
 
 

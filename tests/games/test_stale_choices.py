@@ -220,3 +220,41 @@ def test_the_api_gives_what_changed_since_a_version_and_refuses_a_bad_one(player
     assert "since" not in client.get(url).json()
     bad = client.get(url, {"since": "-1"})
     assert bad.status_code == 400 and bad.json()["error"] == "invalid"
+
+
+# Next game -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_after_a_move_the_page_offers_the_next_game_or_goes_there(players, client):
+    first = start_game("mamma-mia", players[:2])
+    second = start_game("mamma-mia", players[:2])
+    seat, view = awaited_human(first)
+    other = Seat.objects.get(game=second, user=seat.user)
+    if not other.awaited:  # the player must be awaited in the second game too
+        mover, mover_view = awaited_human(second)
+        play_services.check_play_move(
+            user=mover.user, game_id=second.pk, move=mover_view.legal_moves[0], expected_version=second.version
+        )
+    assert Seat.objects.get(pk=other.pk).awaited
+    client.force_login(seat.user)
+    answer = post_move(client, first.pk, view.legal_moves[0], version=first.version)
+    assert answer.status_code == 302 and answer["Location"] == reverse("game", args=[first.pk])
+    page = client.get(answer["Location"]).content.decode()
+    assert f'class="next-game" href="{reverse("game", args=[second.pk])}"' in page
+    assert "Next game awaiting you (1)" in page
+    # With the setting, straight there.
+    seat.user.next_game_after_move = True
+    seat.user.save(update_fields=["next_game_after_move"])
+    for _ in range(20):  # the other player moves until the first game awaits this player again
+        first.refresh_from_db()
+        mover, mover_view = awaited_human(first)
+        if mover.user_id == seat.user_id:
+            break
+        play_services.check_play_move(
+            user=mover.user, game_id=first.pk, move=mover_view.legal_moves[0], expected_version=first.version
+        )
+    assert mover.user_id == seat.user_id
+    answer = post_move(client, first.pk, mover_view.legal_moves[0], version=first.version)
+    still_mine = Seat.objects.get(game=first, user=seat.user).awaited
+    assert answer["Location"] == reverse("game", args=[first.pk if still_mine else second.pk])
