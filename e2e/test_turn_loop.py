@@ -279,8 +279,20 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         page.goto(table.url)
         meter = Meter(page)
         meter.taps += 1
+        first_screen = in_first_screen(page, ".your-move .jump-to-move")
+        jump = Meter(page)
+        jump.taps = 1
+        jump.tap(page.locator(".your-move .jump-to-move"))  # "Go to your move": the page jumps, no hand scroll
+        page.wait_for_function("() => window.scrollY > 0 || !document.querySelector('#moves')")
+        choose_and_send(page, jump, offered["legal"][-1])
+        figures["turn_from_link"] = {"jump_in_first_screen": first_screen, **jump.figures()}
+        # The same turn scrolled by hand to each control (no jump link), for comparison: the next one.
+        offered = server(stack, game_id, phone.username, "await")
+        page.goto(table.url)
+        meter = Meter(page)
+        meter.taps += 1
         choose_and_send(page, meter, offered["legal"][-1])
-        figures["turn_from_link"] = meter.figures()
+        figures["turn_from_link_by_hand"] = meter.figures()
         break
     else:
         pytest.fail(f"no {slug} game gave the situations in three tries")
