@@ -141,9 +141,10 @@ def controls_for(page: Page, move: dict) -> list:
         radios = {"play": str(move["cards"][0]), "discard": str(move["discard"])}
     found = []
     for name, value in radios.items():
-        radio = page.locator(f"#moves input[type=radio][name='{name}'][value='{value}']")
+        selector = f"input[type=radio][name='{name}'][value='{value}']"
+        radio = page.locator(f"#moves {selector}")
         if radio.count() and not radio.is_checked():
-            found.append(page.locator("#moves label", has=radio).first)
+            found.append(page.locator("#moves label", has=page.locator(selector)).first)
     return [*found, page.locator("#moves button[type=submit]:not([name])").first]
 
 
@@ -232,6 +233,7 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         figures["still_legal_before"] = {
             "taps": first["taps"] + 1 + choice_taps, "scroll_px": first["scroll_px"], "or_scroll_px": offset
         }
+        page.goto(stack.base_url + "/")  # the phone is put away: its page no longer records what it shows
 
         # No longer legal, on the desktop: why, what changed, the choice kept where it applies.
         d = desktop.page
@@ -270,10 +272,11 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         server(stack, game_id, phone.username, "await")
         page.goto(table.url)
         since = page.locator("details#since")
-        if since.count():
-            expect(since).to_have_attribute("open", "")
-            page.screenshot(path=str(checker.shots / f"{slug}-since-phone.png"))
-            figures["since_shown"] = True
+        expect(since).to_have_attribute("open", "")
+        expect(since.locator(".since__lines li").first).to_be_visible()
+        since.scroll_into_view_if_needed()
+        page.screenshot(path=str(checker.shots / f"{slug}-since-phone.png"))
+        figures["since_shown"] = True
         # Taps and scroll from opening the turn link to the move sent (no page behind): the phone.
         offered = server(stack, game_id, phone.username, "await")
         page.goto(table.url)
