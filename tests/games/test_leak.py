@@ -307,7 +307,8 @@ def check_viewer(client, game, slug, seat, user):
     assert POISON not in everything
     if game.version > 0:  # the new outputs of issue 32 are there, so the checks below are not vacuous
         assert json.loads(pages["api-since-start"])["since"]["count"] > 0
-        if user is not None:
+        changed = json.loads(pages["api-since"])["since"]
+        if user is not None and changed and changed["others_played"]:
             assert 'id="since"' in pages["page"]
     # Private notes (issue 17): only their author ever gets them; the table chat reaches every viewer.
     others_notes = [note_marker(game, n) for n in range(game.players) if n != seat]
