@@ -157,12 +157,17 @@ def choose_and_send(page: Page, meter: Meter, move: dict) -> int:
     for control in controls[:-1]:
         meter.tap(control)
     last = controls[-1]
-    if last.evaluate(ASKS_JS):
+    if last.evaluate(ASKS_JS) and not last.evaluate(CONFIRMED_ONCE_JS):
         meter.tap(last)
         meter.tap(page.locator(".confirm-bar").get_by_role("button", name="Send"), navigates=True)
     else:
         meter.tap(last, navigates=True)
     return meter.taps - taps
+
+
+# A Konamon! card whose first step was confirmed in this tab: its next steps go with one tap (static/js/confirm.js).
+CONFIRMED_ONCE_JS = """(b) => !!b.form && !!b.form.dataset.confirmOnce
+  && sessionStorage.getItem('mm-confirmed:' + b.form.dataset.confirmOnce) === '1'"""
 
 
 def form_offset(page: Page) -> int:

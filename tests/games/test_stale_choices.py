@@ -177,6 +177,7 @@ def test_the_page_says_what_changed_since_the_last_visit_once(slug, players, cli
     Seat.objects.filter(pk=seat.pk).update(last_seen_version=1)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert '<details class="since card" id="since" open' in page
+    assert "Since your last visit" in page
     other = next(s for s in Seat.objects.filter(game=game) if s.pk != seat.pk)
     assert other.name in re.search(r'id="since".*?</details>', page, re.S)[0]
     # Seen: the next visit shows the table without it (the log stays as it was).
