@@ -259,3 +259,18 @@ def test_after_a_move_the_page_offers_the_next_game_or_goes_there(players, clien
     answer = post_move(client, first.pk, mover_view.legal_moves[0], version=first.version)
     still_mine = Seat.objects.get(game=first, user=seat.user).awaited
     assert answer["Location"] == reverse("game", args=[first.pk if still_mine else second.pk])
+
+
+@pytest.mark.django_db
+def test_the_live_partial_says_what_changed_while_the_page_was_open(players, client):
+    game = start_game("marumiere", players[:2])
+    seat, view = awaited_human(game)
+    other = Seat.objects.exclude(pk=seat.pk).select_related("user").get(game=game)
+    client.force_login(other.user)
+    assert 'id="since"' not in client.get(reverse("game", args=[game.pk])).content.decode()  # seen now
+    token = f"{game.version}.active.2.0"
+    play_services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=0)
+    partial = client.get(reverse("game-table", args=[game.pk]), {"v": token})
+    assert partial.status_code == 200
+    html = partial.content.decode()
+    assert '<details class="since card" id="since" open' in html and seat.name in html
