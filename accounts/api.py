@@ -106,6 +106,10 @@ class SettingsSerializer(serializers.Serializer):
         choices=ConfirmMoves.values,
         help_text="The site's pages ask “Send this move?” before a one-tap move: on touch screens, always, never.",
     )
+    play_forced_moves = StrictBooleanField(
+        help_text="When I have exactly one legal move it is played for me at once (logged as such, no e-mail)."
+    )
+    next_game_after_move = StrictBooleanField(help_text="After a move, the site's page goes on to my next game.")
 
 
 class SettingsView(ApiView):
@@ -131,6 +135,11 @@ class SettingsView(ApiView):
         user = form.save_for(request.user)  # a new time zone re-reads the running clocks first (as the page)
         if "confirm_moves" in data:
             confirm.save()
+        turn = {name: data[name] for name in ("play_forced_moves", "next_game_after_move") if name in data}
+        if turn:
+            for name, value in turn.items():
+                setattr(user, name, value)
+            user.save(update_fields=list(turn))
         translation.activate(user.language)  # this answer is already in the new language
         return Response(SettingsSerializer(user).data)
 

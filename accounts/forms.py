@@ -103,3 +103,22 @@ class ConfirmMovesForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["confirm_moves"].choices = ConfirmMoves.choices
+
+
+class TurnForm(forms.ModelForm):
+    """How a turn goes (issue 32): forced moves and going on to the next game, saved with the confirmation."""
+
+    class Meta:
+        model = User
+        fields = ["play_forced_moves", "next_game_after_move"]
+        labels = {
+            "play_forced_moves": _("Play my only possible move for me"),
+            "next_game_after_move": _("After a move, go on to the next game that awaits me"),
+        }
+        help_texts = {
+            "play_forced_moves": _(
+                "When you have exactly one legal move, it is played at once, logged as such, and you get no "
+                "e-mail for it."
+            ),
+            "next_game_after_move": _("Otherwise the page offers a link to it."),
+        }

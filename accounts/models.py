@@ -59,6 +59,10 @@ class User(AbstractUser):
     confirm_moves = models.CharField(
         _("confirm one-tap moves"), max_length=8, choices=ConfirmMoves.choices, default=ConfirmMoves.AUTO
     )
+    # Issue 32: a seat whose only legal move is one plays it at once (logged as such, no e-mail); after a move
+    # the page may go on by itself to the next game that awaits the player.
+    play_forced_moves = models.BooleanField(_("play my only possible move for me"), default=True)
+    next_game_after_move = models.BooleanField(_("go on to the next game after a move"), default=False)
     # Set by the mailer when an address fails permanently; shown on the profile.
     email_undeliverable_since = models.DateTimeField(_("e-mail undeliverable since"), null=True, blank=True)
     # Vacation: deadlines pause until this moment.

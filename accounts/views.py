@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ConfirmMovesForm, SettingsForm
+from accounts.forms import ConfirmMovesForm, SettingsForm, TurnForm
 from accounts.models import User
 from accounts.preferences import remember_language
 from accounts.time_zones import set_from_browser, zone_options
@@ -37,6 +37,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         "form": form,
         "time_zones": zone_options(language=translation.get_language() or "en"),
         "confirm_form": ConfirmMovesForm(instance=request.user),
+        "turn_form": TurnForm(instance=request.user),
         **settings_context(request.user),
     }
     return render(request, "accounts/settings.html", context)
@@ -59,8 +60,10 @@ def browser_time_zone(request: HttpRequest) -> HttpResponse:
 def confirm_moves_view(request: HttpRequest) -> HttpResponse:
     """Save the "confirm one-tap moves" setting (its own form on the settings page)."""
     form = ConfirmMovesForm(request.POST, instance=request.user)
-    if form.is_valid():
+    turn = TurnForm(request.POST, instance=request.user)
+    if form.is_valid() and turn.is_valid():
         form.save()
+        turn.save()
         messages.success(request, _("Your settings are saved."))
     else:
         messages.error(request, _("Choose one of the options."))

@@ -111,7 +111,8 @@ def exception_handler(exc, context) -> Response | None:
     Anything else is left to Django (logged, then turned into the 500 answer by ``ApiErrorMiddleware``).
     """
     if isinstance(exc, GameError):
-        return Response(error_body(exc.code, exc.message), status=exc.status)
+        extra = exc.extra() if hasattr(exc, "extra") else {}
+        return Response(error_body(exc.code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body(*status_error(413)), status=413)
     if isinstance(exc, Http404):

@@ -25,6 +25,7 @@ from games.engines import engine_slugs
 from games.exceptions import GameError, GameNotActive, GameNotFound, GameNotOpen, NotSeated
 from games.history import selectors as history_selectors
 from games.history import services as history_services
+from games.history.since import since
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
@@ -181,12 +182,20 @@ class GameView(ApiView):
     serializer_class = GameDetailSerializer
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: GameDetailSerializer})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "since", int, description="A version I saw: the answer's `since` says what changed for me after it."
+            )
+        ],
+        responses={200: GameDetailSerializer},
+    )
     def get(self, request, game_id: int):
+        since_version = _since_param(request)
         with snapshot():
             access = _visible(request, game_id)
             game = access.game
-            view, legal, log_size = {}, [], 0
+            view, legal, log_size, seat_view = {}, [], 0, None
             if game.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
                 seat_view = play_selectors.seat_view_for(game=game, seat_number=access.seat_number)
                 if seat_view is not None:
@@ -203,7 +212,29 @@ class GameView(ApiView):
                 "legal_moves": legal,
                 "my_move": bool(legal) and game.status == GameStatus.ACTIVE,
             }
+            if since_version is not None:
+                changed = None
+                if seat_view is not None:
+                    players = play_selectors.player_dicts(access.seats)
+                    changed = since(
+                        game=game,
+                        seat_number=access.seat_number,
+                        version=since_version,
+                        players=players,
+                        seat_view=seat_view,
+                    )
+                body["since"] = changed.as_json() if changed is not None else None
         return Response(body)
+
+
+def _since_param(request) -> int | None:
+    """``?since=<version>``: a whole number ≥ 0, else 400."""
+    raw = request.query_params.get("since")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 12:
+        raise ValidationError({"since": [_("Give a version: a whole number, 0 or more.")]})
+    return int(raw)
 
 
 class MoveView(ApiView):
@@ -283,6 +314,8 @@ def platform_event_text(event: GameEvent) -> str:
         )
         % {"name": name},
         GameEvent.Kind.CANCELLED: lambda: _("The game was cancelled."),
+        GameEvent.Kind.FORCED_MOVE: lambda: _("%(name)s had only one possible move: it was played for them.")
+        % {"name": name},
     }
     return str(texts[event.kind]()) if event.kind in texts else str(event.kind)
 

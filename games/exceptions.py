@@ -41,8 +41,32 @@ class StaleVersion(GameError):
     code = "stale"
     status = 409
 
+    def __init__(self, message: str | None = None, *, page_version: int | None = None) -> None:
+        self.page_version = page_version  # the version the refused move was chosen at, when known
+        super().__init__(message)
+
     def default_message(self) -> str:
         return _("The game has moved on since you loaded the page.")
+
+    def extra(self) -> dict:
+        """More of the refusal for API clients (``StillLegal``: ``still_legal`` and the game's ``version``)."""
+        return {}
+
+
+class StillLegal(StaleVersion):
+    """Stale, but the move chosen on the older page is one of the seat's legal moves now: the player
+    is asked once more ("still play it?") instead of losing the choice. ``move`` is the canonical legal
+    move, ``version`` the game's version to confirm it with."""
+
+    def __init__(self, *, move: dict, version: int, page_version: int, message: str | None = None) -> None:
+        self.move, self.version = move, version
+        super().__init__(message, page_version=page_version)
+
+    def default_message(self) -> str:
+        return _("The table changed since you chose, but your move is still possible.")
+
+    def extra(self) -> dict:
+        return {"still_legal": True, "version": self.version}
 
 
 class NotYourTurn(GameError):

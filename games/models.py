@@ -95,6 +95,7 @@ class MadeBy(models.TextChoices):
     PLAYER = "player", _("player")
     BOT = "bot", _("bot")
     TIMEOUT = "timeout", _("timeout")
+    FORCED = "forced", _("only possible move")  # issue 32: played for the player (their setting)
 
 
 class Game(models.Model):
@@ -410,6 +411,7 @@ class GameEvent(models.Model):
         RESIGNED = "resigned", _("resigned")
         HANDED_OVER = "handed_over", _("handed to the bot")
         ABANDONED = "abandoned", _("called off")
+        FORCED_MOVE = "forced_move", _("only possible move played")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -19,8 +19,10 @@ from games import panels, policies
 from games.forms import option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
+from games.history.since import since_last_visit
 from games.models import GameEvent, GameStatus
 from games.play import selectors as play_selectors
+from games.play.next_game import next_awaiting
 from games.play.selectors import GameAccess
 
 LOG_ON_PAGE = 20
@@ -45,6 +47,8 @@ def platform_event_text(event: GameEvent) -> str:
         return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
     if kind == GameEvent.Kind.CANCELLED:
         return _("The game was cancelled.")
+    if kind == GameEvent.Kind.FORCED_MOVE:
+        return _("%(name)s had only one possible move: it was played for them.") % {"name": name}
     return policies.event_text(kind, name) or kind
 
 
@@ -174,6 +178,9 @@ def game_context(
         board = _board(request, access, table.players, panels.player_templates(shown), str(context["idempotency_key"]))
         context.update({"board": board.html, "my_turn": board.my_turn})
         context["awaited"] = [p for p in table.players if p["awaited"]]
+        context["since"] = since_last_visit(access=access, players=table.players)  # issue 32
+        if access.seat is not None and not board.my_turn and game.status == GameStatus.ACTIVE:
+            context["next_game"] = next_awaiting(user=request.user, besides=game.pk)
         if board.my_turn:
             context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context

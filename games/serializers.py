@@ -227,6 +227,14 @@ class GameDetailSerializer(serializers.Serializer):
         child=serializers.DictField(), help_text="My legal moves at this version (empty when it is not my move)."
     )
     my_move = serializers.BooleanField(help_text="Whether the game awaits a move of mine.")
+    since = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text="With `?since=<version>`: what changed for me after that version, from my own log only "
+        "(`summary`: short lines, Mamma Mia!'s oven in one; `count`: events of my log since; `played`: who "
+        "played since; `others_played`; `scores` as I see them; `complete`: false when the summary starts "
+        "later than the version, the rest being in the whole log). Null when nothing changed since.",
+    )
 
 
 class CreateGameSerializer(serializers.Serializer):

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.confirm import must_confirm
 from games import page, panels, policies
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError, ReplayUnavailable
+from games.exceptions import BadInput, GameError, ReplayUnavailable, StaleVersion
 from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -29,7 +29,9 @@ from games.lobby.selectors import INVITED_SESSION_KEY
 from games.models import GameStatus
 from games.play import selectors as play_selectors
 from games.play import services as play_services
+from games.play.next_game import next_awaiting
 from games.play.selectors import GameAccess
+from games.play.stale_page import stale_answer
 
 # Lobby and my games --------------------------------------------------------------
 
@@ -267,8 +269,14 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         if access is None or not access.may_view:
             raise Http404 from None
         context = page.game_context(request, access, error=exc.message)
+        if isinstance(exc, StaleVersion):  # never a lost choice (issue 32)
+            context.update(stale_answer(request=request, access=access, refusal=exc, players=context["players"]))
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
+    if not request.htmx and request.user.next_game_after_move:  # issue 32: straight on, when the turn is over
+        going_on = next_awaiting(user=request.user, besides=game_id)
+        if going_on is not None and not play_selectors.awaits(user=request.user, game_id=game_id):
+            return HttpResponseRedirect(reverse("game", args=[going_on.game_id]))
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
 
 

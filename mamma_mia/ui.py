@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.utils.html import escape
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -432,6 +433,31 @@ def _forgotten(event: Mapping[str, Any], players: Players) -> str:
     return _("A play by %(player)s is hidden by the memory rule.") % {"player": _seat(event, players)}
 
 
+OVEN_EVENTS = frozenset({"reveal", "baked", "returned", "shuffle"})
+
+
+def oven_line(events: list[Mapping[str, Any]], players: Players) -> str:
+    """An oven opening (its ``open`` event and the reveals, bakes and returns after it) in one line, for
+    "since your last visit" (issue 32): how many cards came out, which recipes were baked, which went back."""
+    cards = sum(1 for event in events if event.get("type") == "reveal")
+    results = []
+    for event in events:
+        values = {"recipe": recipe_name(event.get("recipe")), "player": _seat(event, players)}
+        if event.get("type") == "baked":
+            results.append(_("%(recipe)s baked by %(player)s") % values)
+        elif event.get("type") == "returned":
+            results.append(_("%(recipe)s back to %(player)s") % values)
+    if not results:
+        return ngettext(
+            "The oven opened (%(count)s card): no recipe in it yet.",
+            "The oven opened (%(count)s cards): no recipe in it yet.",
+            cards,
+        ) % {"count": cards}
+    return ngettext(
+        "The oven opened (%(count)s card): %(results)s.", "The oven opened (%(count)s cards): %(results)s.", cards
+    ) % {"count": cards, "results": _("; ").join(results)}
+
+
 EVENT_DESCRIBERS = {
     "forgotten": _forgotten,
     "round": lambda e, p: (
@@ -696,6 +722,26 @@ class MammaMiaUI(GameUI):
         return None
 
     collapsed_events = frozenset({"forgotten"})
+
+    def since_lines(self, events: list[Mapping[str, Any]], *, players: Players) -> list[str]:
+        """The log's lines, but each oven opening (about 19 lines) as one (``oven_line``)."""
+        lines: list[str] = []
+        rest: list[Mapping[str, Any]] = []
+        position = 0
+        while position < len(events):
+            event = events[position]
+            position += 1
+            if event.get("type") != "open":
+                rest.append(event)
+                continue
+            oven = [event]
+            while position < len(events) and events[position].get("type") in OVEN_EVENTS:
+                oven.append(events[position])
+                position += 1
+            lines += super().since_lines(rest, players=players)
+            rest = []
+            lines.append(escape(oven_line(oven, players)))
+        return lines + super().since_lines(rest, players=players)
 
     def collapsed_text(self, events: list[Mapping[str, Any]], *, players: Players) -> str:
         """A run of announcements the viewer no longer hears (strict memory): how many, never what."""

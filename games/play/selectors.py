@@ -32,6 +32,11 @@ def count_games_awaiting(*, user) -> int:
     return Seat.objects.filter(user=user, awaited=True, is_bot=False).count()
 
 
+def awaits(*, user, game_id: int) -> bool:
+    """Whether the game still awaits a move of ``user`` (a Konamon! card's next step): one query."""
+    return Seat.objects.filter(user=user, game_id=game_id, awaited=True, is_bot=False).exists()
+
+
 def player_dicts(seats: list[Seat]) -> list[dict]:
     """The players as the UI contract wants them, in seat order (seats need ``user`` loaded)."""
     players = []

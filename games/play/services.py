@@ -34,7 +34,6 @@ from games.exceptions import (
     IllegalMove,
     NotSeated,
     NotYourTurn,
-    StaleVersion,
 )
 from games.models import (
     Game,
@@ -45,7 +44,9 @@ from games.models import (
     PlayerStats,
     Seat,
 )
+from games.play.forced import play_forced_moves, plays_itself
 from games.play.ranks import platform_ranks
+from games.play.stale import stale_refusal
 from games.tables import (
     Table,
     add_event,
@@ -157,7 +158,7 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
             if version > game.version:
                 raise BadInput(too_new_version(game.version))
             if version < seat_view.moves_version:
-                raise StaleVersion()
+                raise stale_refusal(game=game, seat=seat, seat_view=seat_view, move=move, page_version=version)
             if not seat.awaited:
                 raise NotYourTurn()
             if seat.is_bot:
@@ -249,6 +250,7 @@ def do_play_move(
     over = engine.is_over(state)
     waiting = [] if over else engine.waiting_for(state)
     newly = update_awaited(table, waiting, movers=movers, now=now)
+    newly = [s for s in newly if not plays_itself(table, s)]  # played at once below: no "your move" (issue 32)
     fields = ["version"]
     if (current_round := round_of(computed)) != game.round:
         game.round = current_round
@@ -263,6 +265,7 @@ def do_play_move(
     )
     if over:
         signals.game_finished.send(sender=Game, game=game)
+    play_forced_moves(table)
     return applied
 
 

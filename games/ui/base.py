@@ -293,6 +293,28 @@ class GameUI:
         """One log line for a run of ``collapsed_events``."""
         return generic_event_text(events[-1], players)
 
+    def since_lines(self, events: list[Mapping[str, Any]], *, players: Players) -> list[str]:
+        """The "since your last visit" summary of ``events`` (the viewer's own log, annotated): escaped
+        lines, oldest first. By default the log's own lines (runs collapsed, repeats left out); games
+        override it to tell a whole phase in one line (Mamma Mia!'s oven)."""
+        lines: list[str] = []
+        run: list[Mapping[str, Any]] = []
+        for position, event in enumerate(events):
+            kind = event.get("type") if isinstance(event, Mapping) else None
+            if kind in self.collapsed_events:
+                run.append(event)
+                continue
+            if run:
+                lines.append(escape(self.collapsed_text(run, players=players)))
+                run = []
+            following = events[position + 1] if position + 1 < len(events) else None
+            if following is not None and self.redundant_event(event, following):
+                continue
+            lines.append(self.describe_event(event, players=players))
+        if run:
+            lines.append(escape(self.collapsed_text(run, players=players)))
+        return lines
+
     def replay_reveal(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """What else the replay shows of the full state (nothing is secret once the game is over), for
         ``<game folder>/replay_reveal.html``; ``None``: nothing."""

@@ -33,6 +33,20 @@
     return text.replace(/\s+/g, " ").trim();
   }
 
+  // One confirmation per decision (issue 32): a form marked data-confirm-once (a Konamon! card's steps) asks
+  // for its first step only; the card's later steps go with one tap. Kept for this tab (sessionStorage).
+  function onceKey(form) { return form.dataset.confirmOnce ? "mm-confirmed:" + form.dataset.confirmOnce : null; }
+
+  function confirmedOnce(form) {
+    var key = onceKey(form);
+    try { return !!key && window.sessionStorage.getItem(key) === "1"; } catch (error) { return false; }
+  }
+
+  function rememberOnce(form) {
+    var key = onceKey(form);
+    try { if (key) { window.sessionStorage.setItem(key, "1"); } } catch (error) { /* private mode: ask again */ }
+  }
+
   var pending = null; // {form, button, bar}
 
   function clear(restoreFocus) {
@@ -61,6 +75,7 @@
       var chosen = pending;
       if (!chosen) { return; }
       chosen.form.dataset.confirmed = "1";
+      rememberOnce(chosen.form);
       hidden(chosen.form, "confirmed", "1");
       chosen.bar.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
       if (chosen.form.requestSubmit) { chosen.form.requestSubmit(chosen.button); } else { chosen.button.click(); }
@@ -78,6 +93,7 @@
     // The script decided: the server must not ask again.
     hidden(form, "confirmed", "1");
     if (form.dataset.confirmed === "1" || !button || button.name !== "move" || !wanted()) { return; }
+    if (confirmedOnce(form)) { return; }
     if (ask(form, button)) { event.preventDefault(); }
   });
 

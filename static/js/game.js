@@ -18,4 +18,20 @@
     syncTitle();
   });
   document.addEventListener("htmx:afterSettle", syncTitle);
+
+  // Issue 32: the phone's bottom bar ("It is your move", static/css/games.css) goes back to its place while
+  // the move form is on screen.
+  var watched = null;
+  var observer = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) { document.body.classList.toggle("moves-in-view", entry.isIntersecting); });
+  }) : null;
+  function watchMoves() {
+    var moves = document.getElementById("moves");
+    if (!observer || moves === watched) { return; }
+    if (watched) { observer.unobserve(watched); }
+    watched = moves;
+    if (moves) { observer.observe(moves); } else { document.body.classList.remove("moves-in-view"); }
+  }
+  document.addEventListener("DOMContentLoaded", watchMoves);
+  document.addEventListener("htmx:afterSettle", watchMoves);
 })();

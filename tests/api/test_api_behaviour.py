@@ -24,7 +24,8 @@ def _errors_only(response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
-    assert {"error", "detail"} <= set(body) <= {"error", "detail", "fields"}
+    # "still_legal" and "version": a stale move that is still legal (issue 32).
+    assert {"error", "detail"} <= set(body) <= {"error", "detail", "fields", "still_legal", "version"}
     assert isinstance(body["detail"], str) and body["detail"]
     if code is not None:
         assert body["error"] == code

@@ -225,9 +225,15 @@ def normalise(text: str) -> str:
     return re.sub(r'"csrfToken": "[^"]+"', "", text)
 
 
-def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
+def responses_for(client, game, *, seated: bool = False, seat: int | None = None) -> dict[str, str]:
+    since = max(0, game.version - 7)
+    if seated and seat is not None:
+        # Issue 32: the page's "since your last visit" (seen last a few moves ago) and the API's field.
+        Seat.objects.filter(game=game, number=seat).update(last_seen_version=since)
     urls = {
         "page": reverse("game", args=[game.pk]),
+        "api-since": reverse("api-game", args=[game.pk]) + f"?since={since}",
+        "api-since-start": reverse("api-game", args=[game.pk]) + "?since=0",
         "partial": reverse("game-table", args=[game.pk]) + "?v=stale",
         "log": reverse("game-log", args=[game.pk]),
         "api": reverse("api-game", args=[game.pk]),
@@ -243,6 +249,14 @@ def responses_for(client, game, *, seated: bool = False) -> dict[str, str]:
         response = client.get(url)
         assert response.status_code == 200, (name, response.status_code)
         result[name] = response.content.decode()
+    if seated and seat is not None and game.status == GameStatus.ACTIVE:
+        # A move chosen on a page behind (issue 32): the answer shows what changed since, nothing applied.
+        row = SeatView.objects.get(game=game, seat_number=seat)
+        if row.legal_moves and row.moves_version > 0:
+            post = {"move": json.dumps(row.legal_moves[0]), "version": 0, "idempotency_key": str(uuid.uuid4())}
+            response = client.post(reverse("game-move", args=[game.pk]), post)
+            assert response.status_code == 409, response.status_code
+            result["stale"] = re.sub(r'name="idempotency_key" value="[^"]+"', "", response.content.decode())
     if game.status == GameStatus.ACTIVE:
         assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
         for name in ("api-game-replay", "api-game-reveal"):  # only after the end
@@ -288,9 +302,14 @@ def check_viewer(client, game, slug, seat, user):
     view = {**row.view, "log": game.engine.view(state, seat)["log"]}
     login(client, user)
     with time_machine.travel(game.started_at, tick=False):
-        pages = responses_for(client, game, seated=user is not None)
+        pages = responses_for(client, game, seated=user is not None, seat=seat)
     everything = "\n".join(pages.values())
     assert POISON not in everything
+    if game.version > 0:  # the new outputs of issue 32 are there, so the checks below are not vacuous
+        assert json.loads(pages["api-since-start"])["since"]["count"] > 0
+        changed = json.loads(pages["api-since"])["since"]
+        if user is not None and changed and changed["others_played"]:
+            assert 'id="since"' in pages["page"]
     # Private notes (issue 17): only their author ever gets them; the table chat reaches every viewer.
     others_notes = [note_marker(game, n) for n in range(game.players) if n != seat]
     assert not [marker for marker in others_notes if marker in everything], f"seat {seat} sees another's note"
@@ -343,7 +362,7 @@ def check_isolation(client, game, seat, user, pages_before, monkeypatch):
         cache.clear()
         with time_machine.travel(game.started_at, tick=False), monkeypatch.context() as patch:
             patch.setattr(engine, "view", view_of_the_real_state)
-            pages_after = responses_for(client, game, seated=user is not None)
+            pages_after = responses_for(client, game, seated=user is not None, seat=seat)
     finally:
         GameState.objects.filter(pk=state_row.pk).update(state=saved_state)
         for pk, events in chunks:
