@@ -9,6 +9,8 @@ move" by e-mail: ``do_play_move`` leaves such seats out of the ``game_advanced``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.models import GameEvent, GameStatus, MadeBy, Move, Seat
 from games.tables import Table, add_event
 
@@ -25,11 +27,10 @@ def plays_itself(table: Table, seat: Seat) -> bool:
     return row is not None and len(row.legal_moves or []) == 1
 
 
-def play_forced_moves(table: Table) -> list[Move]:
-    """Play every forced move of ``table`` (locked) in turn; the moves played. Re-entrant calls (each forced
-    move goes through ``do_play_move``, which calls this again) return at once: the outer loop goes on."""
-    from games.play.services import do_play_move
-
+def play_forced_moves(table: Table, *, play: Callable[..., Move]) -> list[Move]:
+    """Play every forced move of ``table`` (locked) in turn with ``play`` (``do_play_move``, handed in so this
+    module stays below the services); the moves played. Re-entrant calls (each forced move goes through
+    ``do_play_move``, which calls this again) return at once: the outer loop goes on."""
     if getattr(table, "forcing", False):
         return []
     table.forcing = True
@@ -40,7 +41,7 @@ def play_forced_moves(table: Table) -> list[Move]:
             if seat is None:
                 break
             only = table.views[seat.number].legal_moves[0]
-            played.append(do_play_move(table=table, seat=seat, move=only, made_by=MadeBy.FORCED))
+            played.append(play(table=table, seat=seat, move=only, made_by=MadeBy.FORCED))
             add_event(table, GameEvent.Kind.FORCED_MOVE, seat)
     finally:
         table.forcing = False

@@ -265,7 +265,7 @@ def do_play_move(
     )
     if over:
         signals.game_finished.send(sender=Game, game=game)
-    play_forced_moves(table)
+    play_forced_moves(table, play=do_play_move)
     return applied
 
 
