@@ -256,6 +256,13 @@ class CreateGameSerializer(serializers.Serializer):
         min_value=0, max_value=MAX_PLAYERS - 1, default=0, help_text="Bot seats, fewer than `players`."
     )
     rated = StrictBooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
 
     def validate(self, data):
         engine = get_engine(data["game"])
@@ -289,6 +296,19 @@ class CreateGameSerializer(serializers.Serializer):
 class JoinSerializer(serializers.Serializer):
     invite = StrictCharField(
         required=False, allow_blank=True, max_length=500, help_text="The token of an invitation link (private games)."
+    )
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
+
+
+class ContributionSerializer(serializers.Serializer):
+    contribution = StrictCharField(
+        max_length=64, help_text="Your 128 random bits for the deal, as 32 hex digits; set once, before the start."
     )
 
 
