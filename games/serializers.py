@@ -109,7 +109,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
     options = serializers.DictField(help_text="The game's options as chosen at creation.")
     seats = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField(help_text="The game's page.")
-    seed = serializers.SerializerMethodField(help_text="The seed, once the game has ended (else null).")
+    seed = serializers.SerializerMethodField(
+        help_text="The site's secret, once the game has ended (else null); with the players' contributions it gives "
+        "the deal's seed (GET /api/games/{id}/fairness/, docs/fairness.md)."
+    )
     outcome = serializers.SerializerMethodField(help_text="The ranking, once the game has ended (else null).")
     time_control = serializers.SerializerMethodField(
         help_text="The game's clock: a limit per move, a bank of time, or none (`time_limit_hours` is the older "
@@ -367,5 +370,8 @@ class ReplaySerializer(serializers.Serializer):
 
 class RevealSerializer(serializers.Serializer):
     outcome = OutcomeSerializer(many=True)
-    seed = serializers.CharField(help_text="Check the deal: its SHA-256 was shown from the start.")
+    seed = serializers.CharField(
+        help_text="The site's secret: its SHA-256 was shown from the start; the deal's seed is computed from it and "
+        "the contributions (GET /api/games/{id}/fairness/)."
+    )
     state = serializers.DictField(help_text="The final state, every hand revealed (its log is at /log/).")
