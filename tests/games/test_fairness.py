@@ -268,3 +268,15 @@ def test_the_check_page_speaks_the_players_language_and_shows_the_secret_only_at
     game = play_out(game)
     page = client.get(url).content.decode()
     assert secret in page and "hmac.new" in page
+
+
+def test_the_migration_leaves_every_existing_game_drawn_by_the_site_and_every_new_one_joint():
+    import importlib
+
+    from django.db.migrations.operations import AddField, AlterField
+
+    operations = importlib.import_module("games.migrations.0012_h30_joint_deals").Migration.operations
+    added = next(op for op in operations if isinstance(op, AddField) and op.name == "deal_scheme")
+    altered = next(op for op in operations if isinstance(op, AlterField) and op.name == "deal_scheme")
+    assert added.field.default == DealScheme.SITE, "rows that exist when it runs are filled with this"
+    assert altered.field.default == DealScheme.JOINT == Game._meta.get_field("deal_scheme").default
