@@ -67,7 +67,10 @@ def facts(access: play_selectors.GameAccess) -> dict[str, Any]:
 
 
 def check_script(game, secret: str | None, contributions: list[dict], commitments: list[dict]) -> str:
-    """A few lines of standard-library Python that check what can be checked now, with the values filled in."""
+    """A few lines of standard-library Python that check what can be checked now, with the values filled in;
+    "" while there is nothing to check yet (the secret unrevealed, no choice revealed)."""
+    if secret is None and not any(entry["salt"] is not None for entry in commitments):
+        return ""
     lines = ["import hashlib, hmac, json, random", ""]
     if secret is not None:
         lines += [

@@ -28,7 +28,15 @@
     try { sent = window.sessionStorage.getItem("mm-contribution"); } catch (ignored) { return; }
     if (!sent) return;
     document.querySelectorAll("[data-contribution-value]").forEach(function (cell) {
-      if (cell.getAttribute("data-contribution-value") === sent) cell.classList.add("contribution--mine");
+      if (cell.getAttribute("data-contribution-value") !== sent) return;
+      cell.classList.add("contribution--mine");
+      var table = cell.closest("[data-mine-label]");
+      if (table) {
+        var note = document.createElement("span");
+        note.className = "muted contribution-note";
+        note.textContent = " " + table.getAttribute("data-mine-label");
+        cell.after(note);
+      }
     });
   });
 })();
