@@ -30,7 +30,16 @@ class CommitmentSerializer(serializers.Serializer):
     choice = serializers.JSONField(allow_null=True, help_text="What was committed, once revealed (else null).")
 
 
+class DealCheckSerializer(serializers.Serializer):
+    matches = serializers.BooleanField(help_text="Re-run from the published values, the game is the one played.")
+    problems = serializers.ListField(child=serializers.CharField(), help_text="What differs, if anything.")
+    moves = serializers.IntegerField(help_text="Moves re-run.")
+
+
 class FairnessSerializer(serializers.Serializer):
+    deal_check = DealCheckSerializer(
+        allow_null=True, help_text="Once over: the site's re-run of seats, deal, moves and commitments (verify_deal)."
+    )
     scheme = serializers.ChoiceField(
         choices=["joint", "site"],
         help_text="joint: the seed is HMAC-SHA-256 of the site's secret over every contribution (docs/fairness.md); "

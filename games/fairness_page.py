@@ -55,6 +55,7 @@ def facts(access: play_selectors.GameAccess) -> dict[str, Any]:
     if joint and game.status not in (GameStatus.OPEN, GameStatus.CANCELLED):
         commitments = game.engine.sealed_choices(viewer_log(game=game, seat_number=access.seat_number))
     return {
+        "deal_check": deal_check(game) if secret is not None else None,
         "scheme": game.deal_scheme,
         "secret_sha256": game.seed_sha256,
         "secret": secret,
@@ -64,6 +65,26 @@ def facts(access: play_selectors.GameAccess) -> dict[str, Any]:
         "commitments": commitments,
         "check": check_script(game, secret, contributions, commitments),
     }
+
+
+DEAL_CHECK_TIMEOUT = 7 * 24 * 3600  # a game over never changes
+
+
+def deal_check(game) -> dict[str, Any]:
+    """The site's own re-run of a game over from its published values (``history.services.verify_deal``): the
+    seed from the secret and the contributions, the seats, the deal, every move and every commitment. One
+    replay, then kept in the cache (the key holds the commitment and the version, so it never outlives them)."""
+    from django.core.cache import cache
+
+    from games.history.services import verify_deal
+
+    key = f"deal-check:{game.pk}:{game.seed_sha256[:16]}:{game.version}"
+    found = cache.get(key)
+    if found is None:
+        problems = verify_deal(game)
+        found = {"matches": not problems, "problems": problems, "moves": game.version}
+        cache.set(key, found, DEAL_CHECK_TIMEOUT)
+    return found
 
 
 def check_script(game, secret: str | None, contributions: list[dict], commitments: list[dict]) -> str:

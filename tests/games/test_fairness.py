@@ -123,6 +123,7 @@ def test_verification_recomputes_each_engines_deal_from_revealed_values_alone(sl
     assert verify_deal(game) == []
     found = facts(play_selectors.game_access(game_id=game.pk, user=players[0]))
     assert found["secret"] == game.revealed_seed
+    assert found["deal_check"] == {"matches": True, "problems": [], "moves": game.version}, "the API's re-run"
     namespace = run_check_script(found["check"])  # asserts the SHA-256, the bot's bits and every commitment
     assert str(namespace["seed"]) == found["seed"]
     # From those values alone (no database): the engine deals and re-plays exactly this game.
@@ -267,7 +268,7 @@ def test_the_check_page_speaks_the_players_language_and_shows_the_secret_only_at
     assert title in client.get(reverse("game", args=[game.pk])).content.decode(), "the game page links to it"
     game = play_out(game)
     page = client.get(url).content.decode()
-    assert secret in page and "hmac.new" in page
+    assert secret in page and "hmac.new" in page and "data-deal-matches" in page
 
 
 def test_the_migration_leaves_every_existing_game_drawn_by_the_site_and_every_new_one_joint():
