@@ -268,6 +268,7 @@ def _lines(slug: str, entries, players) -> list[dict]:
     ui = _ui(slug)
     lines: list[dict] = []
     run: list = []
+    sealed = ""  # the commitment of an event left out for the next line, which then shows it (issue 30)
 
     def flush() -> None:
         if run:
@@ -288,6 +289,7 @@ def _lines(slug: str, entries, players) -> list[dict]:
         flush()
         following = entries[position + 1] if position + 1 < len(entries) else None
         if following is not None and following.kind == "engine" and ui.redundant_event(event, following.event):
+            sealed = event.get("commitment", "")
             continue
         lines.append(
             {
@@ -295,9 +297,10 @@ def _lines(slug: str, entries, players) -> list[dict]:
                 "text": describe_event(slug, event, players),
                 "at": entry.at,
                 "round_break": kind in ui.round_events and bool(lines),
-                "commitment": event.get("commitment", "") if isinstance(event, dict) else "",  # issue 30: sealed
+                "commitment": sealed or (event.get("commitment", "") if isinstance(event, dict) else ""),
             }
         )
+        sealed = ""
     flush()
     day = None
     for line in lines:

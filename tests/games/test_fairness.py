@@ -184,7 +184,7 @@ def test_games_dealt_before_keep_their_site_drawn_seed_and_say_so(players, clien
     assert "drawn by the site alone" in page
 
 
-def test_konamon_seals_each_choice_until_the_reveal(players):
+def test_konamon_seals_each_choice_until_the_reveal(players, client):
     game = start_game("konamon", players[:2])
     seat = Seat.objects.filter(game=game, number=0).select_related("user").get()
     move = SeatView.objects.get(game=game, seat_number=0).legal_moves[0]
@@ -197,6 +197,16 @@ def test_konamon_seals_each_choice_until_the_reveal(players):
     choice = {"cards": move["cards"], "discard": move.get("discard")}
     assert chose[-1]["commitment"] == commitment(salt(state["seed"], f"konamon:{state['round']}:0"), choice)
     assert canonical(choice) not in json.dumps(other_log)
+    # Everyone's log shows it at once, marked sealed (the chooser's own line too); the check page lists it
+    # whole, not yet opened.
+    for viewer in (players[0], players[1], None):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        log_page = client.get(reverse("game-log", args=[game.pk])).content.decode()
+        assert 'class="log-seal"' in log_page and chose[-1]["commitment"][:12] in log_page
+        check_page = client.get(reverse("game-fairness", args=[game.pk])).content.decode()
+        assert chose[-1]["commitment"] in check_page and "not yet" in check_page
 
 
 def test_a_commitment_is_sha256_of_salt_colon_canonical_json():
@@ -281,3 +291,22 @@ def test_the_migration_leaves_every_existing_game_drawn_by_the_site_and_every_ne
     altered = next(op for op in operations if isinstance(op, AlterField) and op.name == "deal_scheme")
     assert added.field.default == DealScheme.SITE, "rows that exist when it runs are filled with this"
     assert altered.field.default == DealScheme.JOINT == Game._meta.get_field("deal_scheme").default
+
+
+def test_the_pages_take_the_contribution_with_the_join_and_refuse_a_malformed_one_in_the_readers_language(
+    players, client
+):
+    game = lobby.create_game(user=players[0], engine_slug="konamon", players=3)
+    players[1].language = "fr"
+    players[1].save(update_fields=["language"])
+    client.force_login(players[1])
+    url = reverse("game-join", args=[game.pk])
+    refused = client.post(url, {"contribution": "pas de l’hexadécimal"}, follow=True)
+    assert "32 chiffres hexadécimaux" in refused.content.decode()
+    assert not Seat.objects.filter(game=game, user=players[1]).exists()
+    mine = secrets.token_hex(16)
+    assert client.post(url, {"contribution": mine}).status_code == 302
+    assert Seat.objects.get(game=game, user=players[1]).contribution == mine
+    client.force_login(players[2])
+    assert client.post(url, {}).status_code == 302, "without JavaScript: a seat all the same, with none sent"
+    assert Seat.objects.get(game=game, user=players[2]).contribution == ""
