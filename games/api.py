@@ -32,6 +32,7 @@ from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
+    ContributionSerializer,
     CreateGameSerializer,
     ErrorSerializer,
     GameDetailSerializer,
@@ -143,6 +144,7 @@ class MyGamesView(ApiView):
             visibility=data["visibility"],
             bots=data["bots"],
             rated=data["rated"],
+            contribution=data.get("contribution", ""),
         )
         return Response(_summary(request, game), status=status.HTTP_201_CREATED)
 
@@ -402,7 +404,24 @@ class JoinView(ApiView):
     @extend_schema(request=JoinSerializer, responses={200: GameSummarySerializer, **errors(409)})
     def post(self, request, game_id: int):
         data = _valid(JoinSerializer, request)
-        seat = lobby_services.join_game(user=request.user, game_id=game_id, invite=data.get("invite") or None)
+        seat = lobby_services.join_game(
+            user=request.user,
+            game_id=game_id,
+            invite=data.get("invite") or None,
+            contribution=data.get("contribution", ""),
+        )
+        return Response(_summary(request, seat.game))
+
+
+class ContributionView(ApiView):
+    """Send my contribution to the deal, if I took my seat without one; once set it never changes (409)."""
+
+    serializer_class = ContributionSerializer
+
+    @extend_schema(request=ContributionSerializer, responses={200: GameSummarySerializer, **errors(409)})
+    def post(self, request, game_id: int):
+        data = _valid(ContributionSerializer, request)
+        seat = lobby_services.contribute(user=request.user, game_id=game_id, contribution=data["contribution"])
         return Response(_summary(request, seat.game))
 
 

@@ -2,7 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from games import api
+from games import api, fairness_api
 
 
 class SwaggerDocs(SpectacularSwaggerSplitView):
@@ -26,6 +26,8 @@ urlpatterns = [
     path("games/<int:game_id>/", api.GameView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", api.MoveView.as_view(), name="api-game-move"),
     path("games/<int:game_id>/join/", api.JoinView.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/contribution/", api.ContributionView.as_view(), name="api-game-contribution"),
+    path("games/<int:game_id>/fairness/", fairness_api.FairnessView.as_view(), name="api-game-fairness"),
     path("games/<int:game_id>/leave/", api.LeaveView.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/cancel/", api.CancelView.as_view(), name="api-game-cancel"),
     path("games/<int:game_id>/bots/", api.BotsView.as_view(), name="api-game-bots"),

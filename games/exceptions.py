@@ -177,3 +177,13 @@ class GameNotFound(GameError):
 
     def default_message(self) -> str:
         return _("There is no such game.")
+
+
+class ContributionFixed(GameError):
+    """A seat's contribution to the deal is set once (issue 30): the other players have seen it."""
+
+    code = "contribution_fixed"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("Your contribution to the deal is already set and cannot change.")

@@ -71,6 +71,15 @@ class Visibility(models.TextChoices):
     PRIVATE = "private", _("Private: by invitation or link only")
 
 
+class DealScheme(models.TextChoices):
+    """How the game's seed came about (``games.fairness``, docs/fairness.md)."""
+
+    # Games created before issue 30: the site drew the seed alone (its SHA-256 shown from the start).
+    SITE = "site", _("drawn by the site alone")
+    # The site's committed secret and every seat's contribution, through HMAC-SHA-256; sealed choices.
+    JOINT = "joint", _("drawn together by the site and every player")
+
+
 class TimeLimit(models.IntegerChoices):
     """Per-move time limit, in hours (0: none)."""
 
@@ -105,6 +114,11 @@ class Game(models.Model):
     seed_sha256 = models.CharField(_("SHA-256 of the seed"), max_length=64)
     # The seed itself lives in GameState until the end; copied here when the game ends.
     revealed_seed = models.CharField(_("seed"), max_length=40, blank=True)
+    # JOINT: the engine's seed is games.fairness.joint_seed(the secret whose SHA-256 is seed_sha256, every
+    # seat's contribution in join order); SITE (games created before): the secret itself.
+    deal_scheme = models.CharField(
+        _("how the deal was drawn"), max_length=8, choices=DealScheme.choices, default=DealScheme.JOINT
+    )
     status = models.CharField(_("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
     visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
     time_limit_hours = models.PositiveSmallIntegerField(
@@ -191,7 +205,9 @@ class GameState(models.Model):
     """The full engine state: server-only, loaded by games.tables alone."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="state_row")
-    seed = models.CharField(max_length=40)  # decimal digits of a 128-bit number
+    seed = models.CharField(max_length=40)  # decimal digits of a 128-bit number: the site's secret
+    # The engine's seed, written at the start (games.fairness.deal_seed); "" for games dealt before (the seed).
+    deal_seed = models.CharField(max_length=40, blank=True, default="")
     state = models.JSONField(null=True, blank=True)  # None until the game starts
     # Engines with ``per_event_log`` only ever append to ``state["log"]``: for them ``state`` is
     # stored with ``"log": []`` and the events go to ``GameLogChunk`` rows, so a move reads and
@@ -232,6 +248,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
     )
     is_bot = models.BooleanField(_("bot"), default=False)
+    # 128 bits as 32 hex digits, sent with the join (games.fairness): public at once, never changed once set;
+    # a bot's is derived from the site's committed secret; "" when none was sent.
+    contribution = models.CharField(_("contribution to the deal"), max_length=32, blank=True, default="")
     colour = models.CharField(_("colour"), max_length=16, blank=True)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)

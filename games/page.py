@@ -76,6 +76,7 @@ def lines(slug: str, entries, players) -> list[dict]:
     ui = ui_of(slug)
     lines: list[dict] = []
     run: list = []
+    sealed = ""  # the commitment of an event left out for the next line, which then shows it (issue 30)
 
     def flush() -> None:
         if run:
@@ -96,6 +97,7 @@ def lines(slug: str, entries, players) -> list[dict]:
         flush()
         following = entries[position + 1] if position + 1 < len(entries) else None
         if following is not None and following.kind == "engine" and ui.redundant_event(event, following.event):
+            sealed = event.get("commitment", "")
             continue
         lines.append(
             {
@@ -103,8 +105,10 @@ def lines(slug: str, entries, players) -> list[dict]:
                 "text": describe_event(slug, event, players),
                 "at": entry.at,
                 "round_break": kind in ui.round_events and bool(lines),
+                "commitment": sealed or (event.get("commitment", "") if isinstance(event, dict) else ""),
             }
         )
+        sealed = ""
     flush()
     day = None
     for line in lines:

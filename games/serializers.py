@@ -109,7 +109,10 @@ class GameSummarySerializer(serializers.ModelSerializer):
     options = serializers.DictField(help_text="The game's options as chosen at creation.")
     seats = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField(help_text="The game's page.")
-    seed = serializers.SerializerMethodField(help_text="The seed, once the game has ended (else null).")
+    seed = serializers.SerializerMethodField(
+        help_text="The site's secret, once the game has ended (else null); with the players' contributions it gives "
+        "the deal's seed (GET /api/games/{id}/fairness/, docs/fairness.md)."
+    )
     outcome = serializers.SerializerMethodField(help_text="The ranking, once the game has ended (else null).")
     time_control = serializers.SerializerMethodField(
         help_text="The game's clock: a limit per move, a bank of time, or none (`time_limit_hours` is the older "
@@ -264,6 +267,13 @@ class CreateGameSerializer(serializers.Serializer):
         min_value=0, max_value=MAX_PLAYERS - 1, default=0, help_text="Bot seats, fewer than `players`."
     )
     rated = StrictBooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
 
     def validate(self, data):
         engine = get_engine(data["game"])
@@ -297,6 +307,19 @@ class CreateGameSerializer(serializers.Serializer):
 class JoinSerializer(serializers.Serializer):
     invite = StrictCharField(
         required=False, allow_blank=True, max_length=500, help_text="The token of an invitation link (private games)."
+    )
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
+
+
+class ContributionSerializer(serializers.Serializer):
+    contribution = StrictCharField(
+        max_length=64, help_text="Your 128 random bits for the deal, as 32 hex digits; set once, before the start."
     )
 
 
@@ -355,5 +378,8 @@ class ReplaySerializer(serializers.Serializer):
 
 class RevealSerializer(serializers.Serializer):
     outcome = OutcomeSerializer(many=True)
-    seed = serializers.CharField(help_text="Check the deal: its SHA-256 was shown from the start.")
+    seed = serializers.CharField(
+        help_text="The site's secret: its SHA-256 was shown from the start; the deal's seed is computed from it and "
+        "the contributions (GET /api/games/{id}/fairness/)."
+    )
     state = serializers.DictField(help_text="The final state, every hand revealed (its log is at /log/).")

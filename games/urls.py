@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import fairness_page, views
 
 urlpatterns = [
     path("games/", views.my_games, name="my-games"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:game_id>/table/", views.game_table, name="game-table"),
     path("games/<int:game_id>/move/", views.game_move, name="game-move"),
     path("games/<int:game_id>/log/", views.game_log, name="game-log"),
+    path("games/<int:game_id>/check/", fairness_page.check_page, name="game-fairness"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),

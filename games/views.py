@@ -78,6 +78,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 visibility=data["visibility"],
                 bots=data["bots"],
                 rated=data["rated"],
+                contribution=request.POST.get("contribution", ""),  # static/js/fairness.js (issue 30)
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -108,7 +109,12 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     token = request.session.get(INVITED_SESSION_KEY, {}).get(str(game_id))
-    return _act(request, game_id, lambda: lobby_services.join_game(user=request.user, game_id=game_id, invite=token))
+    contribution = request.POST.get("contribution", "")  # static/js/fairness.js draws it (issue 30)
+    return _act(
+        request,
+        game_id,
+        lambda: lobby_services.join_game(user=request.user, game_id=game_id, invite=token, contribution=contribution),
+    )
 
 
 @login_required

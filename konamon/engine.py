@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engines.base import Engine, IllegalMove, Move, State, View, next_rng, rank_by
+from games.engines.sealing import seal
 
 # Card data -------------------------------------------------------------------
 
@@ -384,7 +385,11 @@ def choose(state: State, seat: int, cards: list[int], discard: int | None) -> No
         if card is not None:
             hand.remove(card)
     state["chosen"][seat] = {"cards": list(cards), "discard": discard}
-    log(state, "chose", seat=seat)
+    if state.get("sealed"):
+        # Everyone sees at once a commitment to the choice; the reveal gives the salt that opens it.
+        log(state, "chose", seat=seat, commitment=seal(state, choice_label(state, seat), state["chosen"][seat])[0])
+    else:
+        log(state, "chose", seat=seat)
     log(state, "choice", seat=seat, cards=list(cards), only=[seat])
     if discard is not None:
         log(state, "choice_discard", seat=seat, card=discard, only=[seat])
@@ -392,12 +397,21 @@ def choose(state: State, seat: int, cards: list[int], discard: int | None) -> No
         reveal(state)
 
 
+def choice_label(state: State, seat: int) -> str:
+    """What names a seat's choice of a round for its salt (``games.engines.sealing``)."""
+    return f"konamon:{state['round']}:{seat}"
+
+
 def reveal(state: State) -> None:
     """Turn the choices face up and line the cards up in ascending action number."""
     queue = []
     for seat, choice in enumerate(state["chosen"]):
         state["played"][seat] = choice["cards"]
-        log(state, "reveal", seat=seat, cards=choice["cards"])
+        if state.get("sealed"):
+            salt = seal(state, choice_label(state, seat), choice)[1]
+            log(state, "reveal", seat=seat, cards=choice["cards"], discard=choice["discard"], salt=salt)
+        else:
+            log(state, "reveal", seat=seat, cards=choice["cards"])
         if choice["discard"] is not None:
             state["discard"].append(choice["discard"])
             log(state, "discard", seat=seat, card=choice["discard"])
@@ -770,6 +784,8 @@ class Konamon(Engine):
         if deal is not None:
             check_deal(deal, players)
         state = new_state(players, seed)
+        if self.check_options(options).get("sealed"):
+            state["sealed"] = True  # commitments to the choices in the log (absent in games dealt before)
         deal_cards(state, deal)
         start_round(state)
         return state
@@ -929,6 +945,25 @@ class Konamon(Engine):
             "orders": list(card["orders"]),
             "effect": card["effect"],
         }
+
+    def sealed_choices(self, log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each "chose" commitment, opened by the same seat's next "reveal" (its cards, discard and salt)."""
+        found: list[dict[str, Any]] = []
+        waiting: dict[int, dict[str, Any]] = {}
+        current = 0
+        for event in log:
+            kind = event.get("type")
+            if kind == "round":
+                current = event["round"]
+            elif kind == "chose" and "commitment" in event:
+                entry = {"round": current, "seat": event["seat"], "kind": "choice", "commitment": event["commitment"]}
+                waiting[event["seat"]] = {**entry, "salt": None, "choice": None}
+                found.append(waiting[event["seat"]])
+            elif kind == "reveal" and "salt" in event and event["seat"] in waiting:
+                entry = waiting.pop(event["seat"])
+                entry["salt"] = event["salt"]
+                entry["choice"] = {"cards": list(event["cards"]), "discard": event["discard"]}
+        return found
 
     def is_over(self, state: State) -> bool:
         """Whether the game has ended."""

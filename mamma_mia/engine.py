@@ -924,8 +924,9 @@ class MammaMia(Engine):
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game: toppings removed and dealt, kitchen and recipe decks shuffled (or the stacked deal)."""
         players = self.check_players(players)
-        options = self.check_options(options, extra=("deal",))
+        options = self.check_options(options, extra=("deal", "sealed"))
         deal = options.pop("deal", None)
+        options.pop("sealed", None)  # nothing is chosen in secret in Mamma Mia!: every play is announced
         state: State = {
             "seed": seed,
             "rng": 0,

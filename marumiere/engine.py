@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engines.base import Engine, IllegalMove, Move, State, View, labelled_rng, next_rng, rank_by
+from games.engines.sealing import seal
 
 # Components ----------------------------------------------------------------
 
@@ -315,7 +316,12 @@ def take_pile(state: State, seat: int, pile: int) -> None:
 def turn_bid_card(state: State, seat: int, position: int) -> None:
     """``seat`` turns one card of its row sideways as its bid; bidding goes round from the dealer."""
     state["bids"][seat] = position
-    _log(state, "bid", seat=seat, position=position)
+    if state.get("sealed"):
+        # A commitment to the bid card's face, which its bidder does not know: at the round's end the
+        # salt shows the face scored is the face turned.
+        _log(state, "bid", seat=seat, position=position, commitment=_sealed_face(state, "bid", seat, position)[0])
+    else:
+        _log(state, "bid", seat=seat, position=position)
     if state["variant"] == "self":
         _log_bid_seen(state, seat)
     following = left_of(seat, state["players"])
@@ -323,6 +329,13 @@ def turn_bid_card(state: State, seat: int, position: int) -> None:
     if following == state["dealer"]:
         show_bids(state)
         state["phase"] = "play"
+
+
+def _sealed_face(state: State, what: str, seat: int, position: int) -> tuple[str, str]:
+    """(commitment, salt) of the face of ``seat``'s card at ``position``, bid or played face down this round
+    (``games.engines.sealing``); the committed choice is ``{"number": face}``."""
+    number = NUMBER_OF[state["rows"][seat][position]]
+    return seal(state, f"marumiere-{what}:{state['round']}:{seat}:{position}", {"number": number})
 
 
 def _log_bid_seen(state: State, seat: int) -> None:
@@ -347,7 +360,12 @@ def play_card(state: State, seat: int, position: int) -> None:
     """``seat`` plays a card face down to the trick; the trick completes when everyone has played."""
     state["played"][seat][position] = True
     state["trick"].append([seat, position])
-    _log(state, "play", seat=seat, position=position, colour=COLOUR_OF[state["rows"][seat][position]])
+    colour = COLOUR_OF[state["rows"][seat][position]]
+    if state.get("sealed"):
+        commitment = _sealed_face(state, "play", seat, position)[0]
+        _log(state, "play", seat=seat, position=position, colour=colour, commitment=commitment)
+    else:
+        _log(state, "play", seat=seat, position=position, colour=colour)
     if len(state["trick"]) == state["players"]:
         complete_trick(state)
     else:
@@ -364,7 +382,11 @@ def complete_trick(state: State) -> None:
     state["last_trick"] = {"cards": cards_played, "winner": winner}
     state["trick"] = []
     state["leader"] = state["turn"] = winner
-    _log(state, "trick_won", trick=state["tricks_played"], seat=winner, cards=face_up(state, cards_played))
+    cards = face_up(state, cards_played)
+    if state.get("sealed"):
+        for card in cards:
+            card["salt"] = _sealed_face(state, "play", card["seat"], card["position"])[1]
+    _log(state, "trick_won", trick=state["tricks_played"], seat=winner, cards=cards)
     if state["tricks_played"] == TRICKS_PER_ROUND:
         score_round(state)
 
@@ -381,6 +403,8 @@ def score_round(state: State) -> None:
         points = round_points(bid, won)
         state["scores"][seat] += points
         seats.append({"seat": seat, "position": position, "number": number, "bid": bid, "won": won, "points": points})
+        if state.get("sealed"):
+            seats[-1]["salt"] = _sealed_face(state, "bid", seat, position)[1]
         _log(state, "round_score", **seats[-1], total=state["scores"][seat])
     state["results"].append({"round": state["round"], "dealer": state["dealer"], "seats": seats})
     if state["round"] == state["rounds"]:
@@ -625,6 +649,8 @@ class Marumiere(Engine):
             "results": [],
             "log": [],
         }
+        if options.get("sealed"):
+            state["sealed"] = True  # commitments to faces in the log (absent in games dealt before)
         # Draw 0 was the per-game sizes before they became per round (round_sizes); it is still
         # spent so that the first dealer and every shuffle stay those of games dealt before.
         next_rng(state)
@@ -665,6 +691,34 @@ class Marumiere(Engine):
         if seat is not None and not _is_seat(state, seat):
             raise ValueError(f"no seat {seat!r} in this game")
         return _view(state, seat)
+
+    def sealed_choices(self, log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each bid card's and face-down card's commitment, opened by the round's scores (bids) or the trick's
+        face-up cards (plays): ``{"number": face}`` and its salt."""
+        found: list[dict[str, Any]] = []
+        waiting: dict[tuple[str, int, int], dict[str, Any]] = {}
+        current = 0
+
+        def opened(kind: str, card: dict[str, Any]) -> None:
+            entry = waiting.pop((kind, card["seat"], card["position"]), None)
+            if entry is not None and "salt" in card:
+                entry["salt"], entry["choice"] = card["salt"], {"number": card["number"]}
+
+        for event in log:
+            kind = event.get("type")
+            if kind == "round_start":
+                current = event["round"]
+            elif kind in ("bid", "play") and "commitment" in event:
+                key = (kind, event["seat"], event["position"])
+                waiting[key] = {"round": current, "seat": event["seat"], "kind": kind, "position": event["position"]}
+                waiting[key].update(commitment=event["commitment"], salt=None, choice=None)
+                found.append(waiting[key])
+            elif kind == "trick_won":
+                for card in event["cards"]:
+                    opened("play", card)
+            elif kind == "round_score":
+                opened("bid", event)
+        return found
 
     def is_over(self, state: State) -> bool:
         """Whether the last round has been scored."""

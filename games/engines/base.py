@@ -73,17 +73,26 @@ class Engine:
         """Once over: ``[{"seat", "rank", "score"}, ...]`` for every seat."""
         raise NotImplementedError
 
+    def sealed_choices(self, log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The commitments in a log (a view's or the whole game's), oldest first, each
+        ``{"round", "seat", "kind", "commitment", "salt", "choice"}``; ``salt`` and ``choice`` are ``None`` until
+        the log holds the reveal. Only games dealt with ``sealed`` have any (``games.engines.sealing``)."""
+        return []
+
     def bot_move(self, state: State, seat: int) -> Move:
         """A sensible legal move for ``seat``, deterministic for a given state."""
         raise NotImplementedError
 
     # Shared helpers -------------------------------------------------------
 
-    def check_options(self, options: dict[str, Any] | None, *, extra: tuple[str, ...] = ("deal",)) -> dict[str, Any]:
+    def check_options(
+        self, options: dict[str, Any] | None, *, extra: tuple[str, ...] = ("deal", "sealed")
+    ) -> dict[str, Any]:
         """Options with defaults filled in; ``ValueError`` for unknown names or values.
 
-        Names in ``extra`` (the stacked ``deal``) are passed through for the
-        engine to validate itself.
+        Names in ``extra`` (the stacked ``deal``; ``sealed``, set by the site, never chosen by a player:
+        commitments to secret choices in the log, ``games.engines.sealing``) are passed through for the
+        engine to read itself.
         """
         options = dict(options or {})
         resolved: dict[str, Any] = {}

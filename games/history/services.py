@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from games import fairness
 from games.engines import IllegalMove as EngineIllegalMove
 from games.exceptions import (
     GameNotActive,
@@ -35,8 +36,9 @@ def final_state(game: Game) -> dict:
 
 def initial_state(game: Game) -> dict:
     """The state right after set-up, from the stored seed (server-side only)."""
-    seed = int(GameState.objects.only("seed").get(game=game).seed)
-    return game.engine.setup(game.players, seed=seed, options=game.options)
+    row = GameState.objects.only("seed", "deal_seed").get(game=game)
+    seed = int(row.deal_seed or row.seed)  # a game dealt before issue 30 was dealt from its secret
+    return game.engine.setup(game.players, seed=seed, options=fairness.engine_options(game))
 
 
 def replay_states(game: Game) -> Iterator[tuple[Move | None, dict]]:
@@ -155,27 +157,31 @@ def check_snapshot(game: Game) -> SnapshotReport:
 
 def verify_deal(game: Game) -> list[str]:
     """For a finished game: the revealed seed matches its SHA-256, and the seat order, the deal and the
-    whole game follow from it. Uses only what is public after the end (seed, options, moves)."""
+    whole game follow from it. Uses only what is public after the end (the site's secret, every seat's
+    contribution, options, moves; games.fairness), and checks every sealed choice's commitment against its
+    reveal."""
     problems: list[str] = []
     if game.status != GameStatus.FINISHED or not game.revealed_seed:
         return ["the game has not finished: its seed is still secret"]
-    seed = int(game.revealed_seed)
-    if seed_sha256(seed) != game.seed_sha256:
+    if seed_sha256(game.revealed_seed) != game.seed_sha256:
         problems.append("the revealed seed does not match the SHA-256 shown from the start")
     seats = list(Seat.objects.filter(game=game))
+    problems += fairness.check_contributions(game, game.revealed_seed, seats)
+    seed = fairness.deal_seed(game, game.revealed_seed, seats)
     by_join = sorted(seats, key=lambda s: s.join_order)
     order = seat_order(seed, game.players)
     for number, join_position in enumerate(order):
         if by_join[join_position].number != number:
             problems.append(f"seat {number} is not the one the seed draws")
     engine = game.engine
-    state = engine.setup(game.players, seed=seed, options=game.options)
+    state = engine.setup(game.players, seed=seed, options=fairness.engine_options(game))
     for move in Move.objects.filter(game=game).order_by("sequence").iterator():
         try:
             state = engine.play(state, move.seat_number, move.move)
         except EngineIllegalMove as exc:
             problems.append(f"move {move.sequence} does not apply to the re-run deal: {exc}")
             return problems
+    problems += fairness.check_sealed(engine, full_state(game)["log"])
     if engine.outcome(state) != game.outcome:
         problems.append("the re-run game ends with a different outcome")
     if state != full_state(game):

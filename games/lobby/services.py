@@ -13,11 +13,12 @@ from django.utils import timezone
 
 from clocks.arithmetic import InvalidTimeControl, TimeControl
 from clocks.controls import game_fields
-from games import signals
+from games import fairness, signals
 from games.engines import engine_slugs, get_engine
 from games.exceptions import (
     AlreadySeated,
     BadInput,
+    ContributionFixed,
     GameFull,
     GameNotOpen,
     NotAllowed,
@@ -81,18 +82,22 @@ def create_game(
     bots: int = 0,
     rated: bool = True,
     allow_stacked_deal: bool = False,
+    contribution: str = "",
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
     ``time_control`` (``clocks.arithmetic.TimeControl``) wins over ``time_limit_hours`` (a per-move limit, 0:
     none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
-    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option.
+    ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option. ``contribution``: the
+    creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none.
     """
+    contribution = fairness.parse_contribution(contribution)
     if engine_slug not in engine_slugs():
         raise BadInput()
     engine = get_engine(engine_slug)
     options = dict(options or {})
+    options.pop("sealed", None)  # the site's to set (fairness.engine_options), e.g. from a rematch's options
     deal = options.pop("deal", None)
     options = clean_options(engine, options)
     if deal is not None:
@@ -129,8 +134,11 @@ def create_game(
         created_by=user,
     )
     GameState.objects.create(game=game, seed=str(seed))
-    seats = [Seat(game=game, user=user, join_order=0)]
-    seats += [Seat(game=game, is_bot=True, join_order=i + 1) for i in range(bots)]
+    seats = [Seat(game=game, user=user, join_order=0, contribution=contribution)]
+    seats += [
+        Seat(game=game, is_bot=True, join_order=i + 1, contribution=fairness.bot_contribution(seed, i + 1))
+        for i in range(bots)
+    ]
     Seat.objects.bulk_create(seats)
     table = Table(game=game, seats=list(Seat.objects.filter(game=game).select_related("user")))
     if len(table.seats) == players:
@@ -139,11 +147,13 @@ def create_game(
 
 
 @transaction.atomic
-def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
+def join_game(*, user, game_id: int, invite: str | None = None, contribution: str = "") -> Seat:
     """Take a free seat; the game starts when the last seat is taken.
 
-    Private games need an invitation for ``user`` or a valid invitation link token.
+    Private games need an invitation for ``user`` or a valid invitation link token. ``contribution``: the
+    player's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none.
     """
+    contribution = fairness.parse_contribution(contribution)
     table = lock_table(game_id, with_state=False)
     game = table.game
     if game.status != GameStatus.OPEN:
@@ -159,9 +169,32 @@ def join_game(*, user, game_id: int, invite: str | None = None) -> Seat:
     if invitation is not None:
         invitation.status = Invitation.Status.ACCEPTED
         invitation.save(update_fields=["status"])
-    seat = Seat.objects.create(game=game, user=user, join_order=_next_join_order(table))
+    seat = Seat.objects.create(game=game, user=user, join_order=_next_join_order(table), contribution=contribution)
     seat.user = user
     _seated(table, seat)
+    return seat
+
+
+@transaction.atomic
+def contribute(*, user, game_id: int, contribution: str) -> Seat:
+    """A seated player who joined without one sends their contribution to the deal before the start.
+
+    Once set a contribution never changes (``ContributionFixed``): the others have seen it, and it is part of
+    what the deal is computed from."""
+    contribution = fairness.parse_contribution(contribution, required=True)
+    table = lock_table(game_id, with_state=False)
+    if table.game.status != GameStatus.OPEN:
+        raise GameNotOpen()
+    seat = table.seat_of(user)
+    if seat is None:
+        raise NotSeated()
+    if seat.contribution:
+        if seat.contribution == contribution:
+            return seat  # the same request again: harmless
+        raise ContributionFixed()
+    seat.contribution = contribution
+    seat.save(update_fields=["contribution"])
+    live_publish.game_changed(game=table.game, seats=table.seats)
     return seat
 
 
@@ -221,7 +254,10 @@ def add_bot(*, user, game_id: int) -> Seat:
     if game.rated:
         game.rated = False
         game.save(update_fields=["rated"])
-    seat = Seat.objects.create(game=game, is_bot=True, join_order=_next_join_order(table))
+    join_order = _next_join_order(table)
+    seat = Seat.objects.create(
+        game=game, is_bot=True, join_order=join_order, contribution=fairness.bot_seat_contribution(game, join_order)
+    )
     _seated(table, seat)
     return seat
 
@@ -325,11 +361,15 @@ def decline_invitation(*, user, invitation_id: int) -> None:
 
 
 def _start(table: Table) -> None:
-    """Draw the seat order from the seed, set the engine up and write every view."""
+    """Draw the seed from the secret and the contributions, the seat order from it, set the engine up and write
+    every view."""
     game = table.game
     state_row = table.state_row or GameState.objects.get(game=game)
     table.state_row = state_row
-    seed = int(state_row.seed)
+    seed = fairness.deal_seed(game, state_row.seed, table.seats)
+    if fairness.is_joint(game):
+        state_row.deal_seed = str(seed)
+        state_row.save(update_fields=["deal_seed"])
     by_join = sorted(table.seats, key=lambda s: s.join_order)
     order = seat_order(seed, game.players)
     colours = seat_colours(game.engine_slug, game.players)
@@ -342,7 +382,7 @@ def _start(table: Table) -> None:
     table.seats = seats
 
     engine = game.engine
-    state = engine.setup(game.players, seed=seed, options=game.options)
+    state = engine.setup(game.players, seed=seed, options=fairness.engine_options(game))
     store_state(table, state)
     now = timezone.now()
     computed = compute_views(engine, state, game.players)

@@ -256,7 +256,7 @@ def test_bad_create_forms_are_refused(players, client, data):
 
 def test_seat_order_is_drawn_from_the_seed(players):
     game = start_game("konamon", players[:4])
-    state_seed = int(game.state_row.seed)
+    state_seed = int(game.state_row.deal_seed)  # the deal's seed: the secret and the contributions (issue 30)
     order = tables.seat_order(state_seed, 4)
     by_join = {s.join_order: s.number for s in Seat.objects.filter(game=game)}
     assert [order.index(j) for j in range(4)] == [by_join[j] for j in range(4)]

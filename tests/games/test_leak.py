@@ -12,7 +12,10 @@ Three layers, for each engine:
    responses are byte-for-byte the same — rendering has no path to anyone else's cards. The whole log
    (log page, API) is derived from the state through the engine's view of the asking viewer alone: that
    one call still gets the real state, and it may be made for this viewer only.
-4. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
+4. Fair play (issue 30): while the game runs, the site's secret, the deal's seed and the salt of every sealed
+   choice not yet revealed are in no response (a commitment to one of a handful of choices could otherwise be
+   opened by trying them all); the commitments the viewer's log holds are on the check page (positive control).
+5. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
    API, My games); the table chat, which the platform adds nothing to, reaches every viewer.
 """
 
@@ -241,6 +244,8 @@ def responses_for(client, game, *, seated: bool = False, seat: int | None = None
         "lobby": reverse("lobby"),
         "chat": reverse("api-game-chat", args=[game.pk]),
         "my_games": reverse("my-games") if seated else reverse("lobby"),
+        "fairness": reverse("game-fairness", args=[game.pk]),
+        "api-fairness": reverse("api-game-fairness", args=[game.pk]),
     }
     if seated:
         urls["note"] = reverse("api-game-note", args=[game.pk])
@@ -296,6 +301,36 @@ def login(client, user):
         client.force_login(user)
 
 
+def unrevealed_salts(slug, state) -> set[str]:
+    """The salts of the sealed choices made and not yet revealed (games.engines.sealing's labels)."""
+    from games.engines.sealing import salt
+
+    if not state.get("sealed"):
+        return set()
+    seed, round_ = state["seed"], state["round"]
+    if slug == "konamon":
+        return {salt(seed, f"konamon:{round_}:{s}") for s, choice in enumerate(state["chosen"]) if choice is not None}
+    if slug == "marumiere":
+        found = {salt(seed, f"marumiere-bid:{round_}:{s}:{p}") for s, p in enumerate(state["bids"]) if p is not None}
+        return found | {salt(seed, f"marumiere-play:{round_}:{s}:{p}") for s, p in state["trick"]}
+    return set()
+
+
+def check_fair_play(game, slug, state, view, pages, everything) -> int:
+    """Issue 30: no secret of the deal or of a sealed choice before its time; the viewer's commitments shown.
+    Returns how many unrevealed salts there were (so the check is known not to be vacuous)."""
+    row = GameState.objects.get(game=game)
+    secrets_now = {row.seed, row.deal_seed} - {""}
+    if game.status == GameStatus.ACTIVE:
+        leaked = [secret for secret in secrets_now if secret in everything]
+        assert not leaked, f"{slug}: the deal's secret or seed is shown while the game runs"
+    salts = unrevealed_salts(slug, state)
+    assert not [value for value in salts if value in everything], f"{slug}: a sealed choice's salt before its reveal"
+    committed = [event["commitment"] for event in view["log"] if "commitment" in event]
+    assert all(commitment in pages["fairness"] and commitment in pages["api-fairness"] for commitment in committed)
+    return len(salts)
+
+
 def check_viewer(client, game, slug, seat, user):
     state = tables.full_state(game)
     row = SeatView.objects.get(game=game, seat_number=seat)
@@ -316,6 +351,7 @@ def check_viewer(client, game, slug, seat, user):
     if seat is not None and notes_allowed(engine_slug=game.engine_slug, options=game.options):
         assert note_marker(game, seat) in pages["page"] and note_marker(game, seat) in pages["note"]
     assert chat_marker(game) in pages["page"] and chat_marker(game) in pages["chat"]
+    pages["_sealed_count"] = str(check_fair_play(game, slug, state, view, pages, everything))
     if slug in TOKENS:
         hidden, own = TOKENS[slug](state, view, seat)
         leaked = sorted(token for token in hidden if re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", everything))
@@ -421,7 +457,7 @@ def test_no_page_shows_a_hidden_card(
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(slug, players[: min(3, game_engine(slug).max_players)], options=options)
     write_notes_and_chat(game)
-    checkpoints = hidden_seen = 0
+    checkpoints = hidden_seen = sealed_seen = 0
     for step in range(4000):
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
@@ -433,6 +469,7 @@ def test_no_page_shows_a_hidden_card(
             for seat, user in viewers(game):
                 pages = check_viewer(client, game, slug, seat, user)
                 hidden_seen += int(pages.pop("_hidden_count", "1")) > 0
+                sealed_seen += int(pages.pop("_sealed_count"))
                 if checkpoints <= 2:
                     check_isolation(client, game, seat, user, pages, monkeypatch)
         awaited = Seat.objects.filter(game=game, awaited=True).select_related("user").order_by("?").first()
@@ -451,6 +488,8 @@ def test_no_page_shows_a_hidden_card(
             )
     assert checkpoints >= 3
     assert hidden_seen, "no checkpoint had anything hidden: the token check was vacuous"
+    if slug in ("konamon", "marumiere"):
+        assert sealed_seen, "no checkpoint had a sealed choice awaiting its reveal: the salt check was vacuous"
     check_live_events(published, game)
     if slug == "marumiere":
         check_marumiere_emails(mailoutbox)
