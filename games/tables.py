@@ -318,6 +318,7 @@ def add_event(table: Table, kind: str, seat: Seat | None = None) -> GameEvent:
         kind=kind,
         seat_number=seat.number if seat is not None else None,
         name=seat.name if seat is not None else "",
+        user_id=seat.user_id if seat is not None else None,
         version=table.game.version,
         log_positions=positions,
     )

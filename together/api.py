@@ -27,7 +27,9 @@ class ChatMessageSerializer(serializers.Serializer):
     name = serializers.CharField(source="author_name")
     username = serializers.SerializerMethodField()
     text = serializers.SerializerMethodField(help_text="Plain text as typed (escape it to show it); empty if removed.")
-    removed = serializers.BooleanField(source="is_removed", help_text="Removed by a moderator.")
+    removed = serializers.BooleanField(
+        source="is_removed", help_text="Removed by a moderator, or with its author's account (then `username` is null)."
+    )
     created_at = serializers.DateTimeField()
 
     def get_text(self, message) -> str:

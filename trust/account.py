@@ -139,6 +139,7 @@ def delete_account(*, user) -> None:
     from games.tasks import play_bot_moves
     from notifications.models import OutboxEmail
     from reach.account import forget_channels
+    from trust.erasure import erase_traces
     from trust.models import ApiToken
 
     for game in Game.objects.filter(seats__user=user, status=GameStatus.OPEN).distinct():
@@ -171,6 +172,7 @@ def delete_account(*, user) -> None:
         ApiToken.objects.filter(user=user).delete()
         EmailAddress.objects.filter(user=user).delete()
         forget_channels(user)  # browsers, webhooks, feeds (issue 20)
+        erase_traces(user=user, replacement=DELETED_NAME)  # chat, logs, the others' queued messages (issue 29)
         user.username = f"deleted-{user.pk}-{secrets.token_hex(4)}"
         user.display_name = DELETED_NAME
         user.email = ""
