@@ -136,6 +136,7 @@ def delete_account(*, user) -> None:
     from games.exceptions import GameError
     from games.lobby import services as lobby_services
     from games.models import Game, GameStatus, Invitation, PlayerStats, Seat
+    from games.tables import lock_table
     from games.tasks import play_bot_moves
     from notifications.models import OutboxEmail
     from reach.account import forget_channels
@@ -151,14 +152,21 @@ def delete_account(*, user) -> None:
         except GameError:
             pass  # it started meanwhile: handled with the running games below
     with transaction.atomic():
-        running = list(
-            Seat.objects.select_for_update().filter(user=user, game__status=GameStatus.ACTIVE).select_related("game")
-        )
-        for seat in running:
+        # The user row first, as a change of their clocks (absence, quiet days) locks it before their games; then
+        # each game as a move locks it, game row first, in id order (one lock order: issue 29 item 6).
+        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        running_ids = Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE).values_list("game_id", flat=True)
+        running = []
+        for game_id in sorted(running_ids):
+            table = lock_table(game_id, with_state=False)
+            seat = table.seat_of(user)
+            if seat is not None and table.game.status == GameStatus.ACTIVE:
+                running.append((seat, table.game.version))
+        for seat, version in running:
             seat.is_bot, seat.dropped_out = True, True
             seat.save(update_fields=["is_bot", "dropped_out"])
             if seat.awaited:
-                game_id, version = seat.game_id, seat.game.version
+                game_id = seat.game_id
 
                 def queue(game_id=game_id, version=version) -> None:
                     play_bot_moves.apply_async(args=[game_id, version], countdown=0)
