@@ -14,6 +14,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -29,6 +30,7 @@ def export_data(user) -> dict[str, Any]:
     from games.models import GameStatus, Invitation, Move, Seat, SeatView
     from notifications.models import OutboxEmail
     from reach.account import export_channels
+    from together.account import export_table_words
     from trust.models import ApiToken
 
     seats = list(Seat.objects.filter(user=user).select_related("game").order_by("game_id"))
@@ -123,6 +125,7 @@ def export_data(user) -> dict[str, Any]:
             for e in OutboxEmail.objects.filter(user=user).order_by("created_at")
         ],
         "channels": export_channels(user),  # push, webhooks, the choices per kind (issue 20)
+        **export_table_words(user),  # my notes and my chat messages (issue 29)
     }
 
 
@@ -154,7 +157,7 @@ def delete_account(*, user) -> None:
     with transaction.atomic():
         # The user row first, as a change of their clocks (absence, quiet days) locks it before their games; then
         # each game as a move locks it, game row first, in id order (one lock order: issue 29 item 6).
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         running_ids = Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE).values_list("game_id", flat=True)
         running = []
         for game_id in sorted(running_ids):
