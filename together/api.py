@@ -340,7 +340,7 @@ class ReportView(ApiView):
 
     @extend_schema(
         request=ReportSerializer,
-        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **errors(404)},
+        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **errors(404, 429)},
     )
     def post(self, request):
         data = _valid(ReportSerializer, request)
