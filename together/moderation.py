@@ -16,7 +16,6 @@ from together import live
 from together.exceptions import RateLimited
 from together.models import REPORT_DETAILS_MAX_LENGTH, Block, ChatMessage, Report
 
-
 REPORT_RATE_LOCK_SPACE = 17018  # pg_advisory_xact_lock(space, user id): one report writer per user at a time
 
 
