@@ -105,12 +105,28 @@ def form_invalid(form) -> drf_exceptions.ValidationError:
     )
 
 
+def conceal_unseen_game(exc: GameError, *, request, kwargs) -> GameError:
+    """A refusal about a game the requester may not see becomes "no such game" (404), as for an id that does not
+    exist: whether a private game exists never leaks through a 403 or 409 (issue 29 item 7). Checked only when a
+    request on a game's path is refused, so a success costs nothing."""
+    from games.exceptions import GameNotFound
+
+    game_id = (kwargs or {}).get("game_id")
+    if isinstance(exc, GameNotFound) or game_id is None or request is None:
+        return exc
+    from games.play.selectors import game_access
+
+    access = game_access(game_id=game_id, user=request.user, session=getattr(request, "session", None))
+    return GameNotFound() if access is None or not access.may_view else exc
+
+
 def exception_handler(exc, context) -> Response | None:
     """DRF's ``EXCEPTION_HANDLER``: the platform's and DRF's exceptions as the one error shape.
 
     Anything else is left to Django (logged, then turned into the 500 answer by ``ApiErrorMiddleware``).
     """
     if isinstance(exc, GameError):
+        exc = conceal_unseen_game(exc, request=context.get("request"), kwargs=context.get("kwargs"))
         extra = exc.extra() if hasattr(exc, "extra") else {}
         return Response(error_body(exc.code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RequestDataTooBig):

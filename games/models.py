@@ -436,6 +436,10 @@ class GameEvent(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
     name = models.CharField(max_length=150, blank=True)  # the player's public name at the time
+    # Whose name it is: deleting that account clears it (issue 29 item 1), even in a waiting room they left.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     version = models.PositiveIntegerField(default=0)
     log_positions = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -118,17 +118,21 @@ class Table:
 
 
 def lock_table(game_id: int, *, with_state: bool = True) -> Table:
-    """Lock the game row and load its seats, seat views and (optionally) state: 3-4 queries."""
-    # The state row is locked too, not just joined: after waiting for a lock PostgreSQL
-    # re-reads only the rows it locks, so a merely joined state could predate the move
-    # that had just committed, and this move would apply to a stale state.
+    """Lock the game row, then its state row (optionally), and load its seats and seat views: 3-5 queries.
+
+    The one lock order of every path that changes a game (issue 29 item 6): the game row first, alone, then
+    what hangs off it (its state, seats, call-off proposal...). Locking the state and the game in one joined
+    statement took them state first, so a path holding the game row (adding the last bot starts the game and
+    writes its state) and one taking both deadlocked.
+    """
     state_row = None
     try:
+        game = Game.objects.select_for_update().get(pk=game_id)
         if with_state:
-            state_row = GameState.objects.select_for_update().select_related("game").get(game_id=game_id)
-            game = state_row.game
-        else:
-            game = Game.objects.select_for_update().get(pk=game_id)
+            # Locked too, not just read: whoever changes a state holds this lock, and a read after it, in a
+            # statement of its own, sees the state the last move committed.
+            state_row = GameState.objects.select_for_update().get(game_id=game.pk)
+            state_row.game = game
     except (Game.DoesNotExist, GameState.DoesNotExist, ValueError, TypeError):
         raise GameNotFound() from None
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
@@ -318,6 +322,7 @@ def add_event(table: Table, kind: str, seat: Seat | None = None) -> GameEvent:
         kind=kind,
         seat_number=seat.number if seat is not None else None,
         name=seat.name if seat is not None else "",
+        user_id=seat.user_id if seat is not None else None,
         version=table.game.version,
         log_positions=positions,
     )

@@ -16,6 +16,8 @@ SALT = "live.stream"
 # A page left open longer than this falls back to polling when its stream reconnects (the grant
 # is refreshed with every live partial the page fetches, so only a page idle for a week sees it).
 MAX_AGE_SECONDS = 7 * 24 * 3600
+# The message on a user's channel that ends their streams (a deleted account: ``live.publish.revoke_user``).
+REVOKED_EVENT = "revoked"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,11 @@ def game_group(game_id: int) -> str:
 
 def user_group(user_id: int) -> str:
     return f"user.{user_id}"
+
+
+def revoked_key(prefix: str, user_id: int) -> str:
+    """The Redis key that marks ``user_id``'s grants void (a deleted account: ``live.publish.revoke_user``)."""
+    return f"{prefix}revoked.user.{user_id}"
 
 
 def make_grant(*, game_id: int | None, user_id: int | None) -> str:

@@ -27,7 +27,7 @@ import redis
 from django.conf import settings
 from django.db import transaction
 
-from live.grants import game_group, user_group
+from live.grants import MAX_AGE_SECONDS, REVOKED_EVENT, game_group, revoked_key, user_group
 from live.tokens import page_token
 
 logger = logging.getLogger(__name__)
@@ -110,3 +110,16 @@ def table_activity(*, game_id: int, stamp: int, reason: str, **_signal) -> None:
     """Receiver of ``together.live.table_activity`` (sent after the commit of a chat message, a resignation,
     a call-off or a rematch): the game's open pages fetch their own partial, which brings the chat."""
     publish_now([(game_group(game_id), "game", {"game": game_id, "activity": stamp})])
+
+
+def revoke_user(user_id: int) -> None:
+    """A deleted account (issue 29 item 1): its open streams end now (a ``revoked`` message on its channel ends
+    them) and the grants its pages hold, signed for ``MAX_AGE_SECONDS``, open no stream again (the stream looks
+    the mark up on every connection). Raises when Redis cannot be reached: the caller logs it."""
+    if not settings.LIVE_UPDATES:
+        return
+    client = _redis()
+    client.set(revoked_key(settings.LIVE_CHANNEL_PREFIX, user_id), b"1", ex=MAX_AGE_SECONDS)
+    message = {"type": "live.event", "event": REVOKED_EVENT, "data": "{}"}
+    client.publish(_layer_channel(user_group(user_id)), _serialize(message))
+

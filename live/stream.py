@@ -18,7 +18,7 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from live.grants import read_grant
+from live.grants import REVOKED_EVENT, read_grant, revoked_key
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +42,23 @@ async def _refuse(send, status: int, text: bytes) -> None:
     await send({"type": "http.response.body", "body": text})
 
 
+_revocation_clients: dict[int, object] = {}
+
+
+async def _revoked(user_id: int) -> bool:
+    """Whether ``user_id``'s grants were revoked (``live.publish.revoke_user``): one Redis EXISTS, on a client
+    of this event loop (a redis.asyncio client belongs to the loop it first ran on)."""
+    import redis.asyncio
+
+    loop_id = id(asyncio.get_running_loop())
+    client = _revocation_clients.get(loop_id)
+    if client is None:
+        client = _revocation_clients[loop_id] = redis.asyncio.Redis.from_url(
+            settings.LIVE_REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+        )
+    return bool(await client.exists(revoked_key(settings.LIVE_CHANNEL_PREFIX, user_id)))
+
+
 async def _wait_disconnect(receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -61,6 +78,16 @@ async def stream(scope, receive, send) -> None:
     if grant is None:
         await _refuse(send, 403, b"no valid grant: reload the page\n")
         return
+    if grant.user_id is not None:
+        try:
+            revoked = await _revoked(grant.user_id)
+        except Exception:  # noqa: BLE001 - unknown is refused: the page falls back to polling, which checks the session
+            logger.warning("live stream: could not check grant of user %s", grant.user_id, exc_info=True)
+            await _refuse(send, 503, b"try again later\n")
+            return
+        if revoked:
+            await _refuse(send, 403, b"no valid grant: reload the page\n")
+            return
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
@@ -84,6 +111,9 @@ async def stream(scope, receive, send) -> None:
                 return
             if receiver in done:
                 message = receiver.result()
+                if message.get("event") == REVOKED_EVENT:  # the account was deleted: this stream ends now
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                    return
                 receiver = asyncio.ensure_future(layer.receive(channel))
                 body = sse(message.get("event", "message"), message.get("data", "{}"))
             else:

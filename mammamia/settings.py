@@ -286,6 +286,8 @@ INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)
 # Table chat: messages per user in any 60 seconds, over all games (issue 17).
 CHAT_RATE_LIMIT_PER_MINUTE = env.int("CHAT_RATE_LIMIT_PER_MINUTE", default=10)
+# Reports (of a player or a chat message) per reporter in any hour: a burst is refused (issue 29).
+REPORT_RATE_LIMIT_PER_HOUR = env.int("REPORT_RATE_LIMIT_PER_HOUR", default=10)
 
 # Live updates (the `live` app): open pages hold a Server-Sent Events stream, served by the ASGI
 # server, and hear "game N is at version V" through Redis pub/sub from whichever process made the

@@ -143,7 +143,9 @@ def _play_timeouts(now) -> int:
         if seat.user.is_away(now=now):
             continue  # paused (set_away moved the deadline; this only guards a race with it)
         try:
-            moves = play_timeout_move(game_id=seat.game_id, seat_number=seat.number, expected_version=seat.game.version)
+            moves = play_timeout_move(
+                game_id=seat.game_id, seat_number=seat.number, expected_version=seat.game.version, due_by=now
+            )
         except Exception:
             logger.exception("timeout move failed for game %s seat %s", seat.game_id, seat.number)
             continue

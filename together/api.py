@@ -27,7 +27,9 @@ class ChatMessageSerializer(serializers.Serializer):
     name = serializers.CharField(source="author_name")
     username = serializers.SerializerMethodField()
     text = serializers.SerializerMethodField(help_text="Plain text as typed (escape it to show it); empty if removed.")
-    removed = serializers.BooleanField(source="is_removed", help_text="Removed by a moderator.")
+    removed = serializers.BooleanField(
+        source="is_removed", help_text="Removed by a moderator, or with its author's account (then `username` is null)."
+    )
     created_at = serializers.DateTimeField()
 
     def get_text(self, message) -> str:
@@ -338,7 +340,7 @@ class ReportView(ApiView):
 
     @extend_schema(
         request=ReportSerializer,
-        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **errors(404)},
+        responses={201: inline_serializer("Reported", {"id": serializers.IntegerField()}), **errors(404, 429)},
     )
     def post(self, request):
         data = _valid(ReportSerializer, request)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.exceptions import BadInput, NotAllowed
 from together import live
+from together.exceptions import RateLimited
 from together.models import REPORT_DETAILS_MAX_LENGTH, Block, ChatMessage, Report
+
+REPORT_RATE_LOCK_SPACE = 17018  # pg_advisory_xact_lock(space, user id): one report writer per user at a time
 
 
 def _user_named(username) -> object:
@@ -84,7 +90,22 @@ def report(*, user, reason: str, details: str = "", username: str | None = None,
         reported = _user_named(username)
     if reported.pk == user.pk:
         raise BadInput(_("You cannot report yourself."))
-    return Report.objects.create(reporter=user, reported_user=reported, message=message, reason=reason, details=details)
+    with transaction.atomic():
+        _check_report_rate(user)
+        return Report.objects.create(
+            reporter=user, reported_user=reported, message=message, reason=reason, details=details
+        )
+
+
+def _check_report_rate(user) -> None:
+    """At most ``REPORT_RATE_LIMIT_PER_HOUR`` reports by ``user`` in any hour, counted in PostgreSQL under a
+    per-user transaction lock (as the chat's limit), so a burst of parallel posts cannot all take the last place:
+    a flood of reports would bury the moderators' queue."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [REPORT_RATE_LOCK_SPACE, user.pk])
+    since = timezone.now() - dt.timedelta(hours=1)
+    if Report.objects.filter(reporter=user, created_at__gt=since).count() >= settings.REPORT_RATE_LIMIT_PER_HOUR:
+        raise RateLimited(_("You have sent many reports in a short time: wait an hour before the next report."))
 
 
 def remove_message(*, message: ChatMessage, by) -> None:

@@ -31,6 +31,8 @@ def message_dicts(messages, *, viewer_id: int | None, unread_after: int | None =
                 "author_username": message.author.username if message.author_id else None,
                 "mine": viewer_id is not None and message.author_id == viewer_id,
                 "removed": message.is_removed,
+                # Its author deleted their account: no name, no words (trust.erasure).
+                "erased": message.is_removed and message.author_id is None,
                 "html": "" if message.is_removed else chat_html(message.text),
                 "created_at": message.created_at,
                 "unread": unread_after is not None and message.pk > unread_after and message.author_id != viewer_id,

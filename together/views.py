@@ -18,7 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.exceptions import GameError
+from api.errors import conceal_unseen_game
+from games.exceptions import GameError, GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import Report
 
@@ -29,16 +30,23 @@ def _back(game_id: int, anchor: str = "") -> HttpResponse:
     return redirect(reverse("game", args=[game_id]) + anchor)
 
 
+def _refused(request: HttpRequest, game_id: int, refused: GameError, anchor: str) -> HttpResponse:
+    exc = conceal_unseen_game(refused, request=request, kwargs={"game_id": game_id})
+    if isinstance(exc, GameNotFound):
+        raise Http404  # as for a game that does not exist: whether a private one does never leaks
+    if request.htmx:
+        # 429 is not among the statuses the game page's htmx swaps; the message is what matters.
+        return HttpResponse(exc.message, status=400 if exc.status == 429 else exc.status)
+    messages.error(request, exc.message)
+    return _back(game_id, anchor)
+
+
 def _answer(request: HttpRequest, game_id: int, action, *, done: str = "", anchor: str = "") -> HttpResponse:
     """Run ``action``; htmx gets a short text (and the refresh event), a plain form post a redirect."""
     try:
         action()
     except GameError as exc:
-        if request.htmx:
-            # 429 is not among the statuses the game page's htmx swaps; the message is what matters.
-            return HttpResponse(exc.message, status=400 if exc.status == 429 else exc.status)
-        messages.error(request, exc.message)
-        return _back(game_id, anchor)
+        return _refused(request, game_id, exc, anchor)
     if request.htmx:
         return HttpResponse(done, headers={"HX-Trigger": REFRESH_EVENT})
     if done:
@@ -65,10 +73,7 @@ def note_save(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         corner = services.save_note(user=request.user, game_id=game_id, text=text)
     except GameError as exc:
-        if request.htmx:
-            return HttpResponse(exc.message, status=400 if exc.status == 429 else exc.status)
-        messages.error(request, exc.message)
-        return _back(game_id, "#notes")
+        return _refused(request, game_id, exc, "#notes")
     when = formats.time_format(timezone.localtime(corner.note_updated_at), "TIME_FORMAT")
     done = _("Saved at %(time)s.") % {"time": when}
     if request.htmx:

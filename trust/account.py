@@ -14,6 +14,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -29,6 +30,7 @@ def export_data(user) -> dict[str, Any]:
     from games.models import GameStatus, Invitation, Move, Seat, SeatView
     from notifications.models import OutboxEmail
     from reach.account import export_channels
+    from together.account import export_table_words
     from trust.models import ApiToken
 
     seats = list(Seat.objects.filter(user=user).select_related("game").order_by("game_id"))
@@ -123,6 +125,7 @@ def export_data(user) -> dict[str, Any]:
             for e in OutboxEmail.objects.filter(user=user).order_by("created_at")
         ],
         "channels": export_channels(user),  # push, webhooks, the choices per kind (issue 20)
+        **export_table_words(user),  # my notes and my chat messages (issue 29)
     }
 
 
@@ -136,9 +139,11 @@ def delete_account(*, user) -> None:
     from games.exceptions import GameError
     from games.lobby import services as lobby_services
     from games.models import Game, GameStatus, Invitation, PlayerStats, Seat
+    from games.tables import lock_table
     from games.tasks import play_bot_moves
     from notifications.models import OutboxEmail
     from reach.account import forget_channels
+    from trust.erasure import erase_traces
     from trust.models import ApiToken
 
     for game in Game.objects.filter(seats__user=user, status=GameStatus.OPEN).distinct():
@@ -150,14 +155,21 @@ def delete_account(*, user) -> None:
         except GameError:
             pass  # it started meanwhile: handled with the running games below
     with transaction.atomic():
-        running = list(
-            Seat.objects.select_for_update().filter(user=user, game__status=GameStatus.ACTIVE).select_related("game")
-        )
-        for seat in running:
+        # The user row first, as a change of their clocks (absence, quiet days) locks it before their games; then
+        # each game as a move locks it, game row first, in id order (one lock order: issue 29 item 6).
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        running_ids = Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE).values_list("game_id", flat=True)
+        running = []
+        for game_id in sorted(running_ids):
+            table = lock_table(game_id, with_state=False)
+            seat = table.seat_of(user)
+            if seat is not None and table.game.status == GameStatus.ACTIVE:
+                running.append((seat, table.game.version))
+        for seat, version in running:
             seat.is_bot, seat.dropped_out = True, True
             seat.save(update_fields=["is_bot", "dropped_out"])
             if seat.awaited:
-                game_id, version = seat.game_id, seat.game.version
+                game_id = seat.game_id
 
                 def queue(game_id=game_id, version=version) -> None:
                     play_bot_moves.apply_async(args=[game_id, version], countdown=0)
@@ -171,6 +183,7 @@ def delete_account(*, user) -> None:
         ApiToken.objects.filter(user=user).delete()
         EmailAddress.objects.filter(user=user).delete()
         forget_channels(user)  # browsers, webhooks, feeds (issue 20)
+        erase_traces(user=user, replacement=DELETED_NAME)  # chat, logs, the others' queued messages (issue 29)
         user.username = f"deleted-{user.pk}-{secrets.token_hex(4)}"
         user.display_name = DELETED_NAME
         user.email = ""

@@ -63,3 +63,21 @@ class InviteLink(models.Model):
     @staticmethod
     def new_token() -> str:
         return secrets.token_urlsafe(24)
+
+
+class NameSkeleton(models.Model):
+    """What an account's names look like (Unicode TR 39's skeleton: ``trust.names.skeleton``), so a new display
+    name is compared with every other account's in one indexed query. Kept by ``trust.receivers``."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_skeleton"
+    )
+    username = models.CharField(max_length=600, db_index=True)
+    display_name = models.CharField(max_length=200, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("name skeleton")
+        verbose_name_plural = _("name skeletons")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.username} / {self.display_name}"

@@ -17,3 +17,13 @@ def revoke_tokens_on_password_change(sender, instance, created, **kwargs) -> Non
     from trust.tokens import revoke_all
 
     revoke_all(user=instance)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="trust.keep_name_skeletons")
+def keep_name_skeletons(sender, instance, created, update_fields=None, raw=False, **kwargs) -> None:
+    """What the account's names look like (``trust.names``), kept whenever a save may have changed them."""
+    if raw or (update_fields is not None and not {"username", "display_name"} & set(update_fields)):
+        return
+    from trust.names import keep_skeletons
+
+    keep_skeletons(instance)

@@ -226,7 +226,7 @@ def leave_game(*, user, game_id: int) -> None:
     if table.game.created_by_id == user.pk:
         raise NotAllowed()
     seat.delete()
-    GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name)
+    GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name, user=user)
     live_publish.game_changed(game=table.game, seats=[s for s in table.seats if s.pk != seat.pk])
 
 

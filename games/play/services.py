@@ -366,7 +366,7 @@ def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
     return played
 
 
-def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) -> list[Move]:
+def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int, due_by=None) -> list[Move]:
     """Time ran out for ``seat_number``: the bot plays for it (recorded as ``timeout``).
 
     Called by the deadline code with the version it saw; does nothing (returns
@@ -375,6 +375,10 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
     steps are one turn). One timeout is counted; after the third the seat is
     handed to the bot for good (``is_bot``, ``dropped_out``; the user stays for
     history). Each is logged as a platform event everyone sees.
+
+    ``due_by`` (the deadline sweep's "now"): the seat's deadline, as it stands under the lock, must have passed
+    by then, and its player not be away. An absence or a quiet day declared since the sweep read the seat moves
+    the deadline without changing the game's version, and must win (issue 29 item 7).
     """
     with transaction.atomic():
         table = lock_table(game_id)
@@ -386,6 +390,12 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int) 
         except NotSeated:
             return []
         if not seat.awaited:
+            return []
+        if due_by is not None and (
+            seat.deadline_at is None
+            or seat.deadline_at > due_by
+            or (seat.user is not None and seat.user.is_away(now=due_by))
+        ):
             return []
         moves = []
         log_from = table.views[seat.number].log_size  # the seat's own log before the bot's moves

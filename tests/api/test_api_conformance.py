@@ -277,3 +277,29 @@ def _real_path_parameters(names: list[str], real: dict[str, list]) -> list[dict]
         values = real.get(name, [])
         choices = [{**chosen, name: value} for chosen in choices for value in values]
     return choices
+
+
+@pytest.mark.django_db
+def test_options_on_every_schema_path_answers_without_a_server_error(table, client):
+    """OPTIONS (what a browser's preflight or a client's discovery sends) on every path of the served schema, with
+    the real ids of the table: never a 5xx (issue 29 item 5: a view without a serializer raised an AssertionError
+    in the metadata), and a path that answers GET answers OPTIONS with 200."""
+    import json as _json
+
+    schema = _json.loads(client.get("/api/schema/", HTTP_ACCEPT="application/json").content)
+    headers = {"HTTP_AUTHORIZATION": f"Token {table['token']}"}
+    server_errors, not_ok = [], []
+    assert len(schema["paths"]) >= 40
+    for template, operations in schema["paths"].items():
+        names = [p["name"] for op in operations.values() if isinstance(op, dict) for p in op.get("parameters", [])
+                 if p.get("in") == "path"]
+        combos = _real_path_parameters(sorted(set(names)), {**table["path"], **_fresh_channels(table["alice"], names)})
+        for values in combos or [{}]:
+            path = template.format(**values)
+            response = client.options(path, **headers)
+            if response.status_code >= 500:
+                server_errors.append(f"OPTIONS {path}: {response.status_code}")
+            elif response.status_code not in (200, 404) and "get" in operations:
+                not_ok.append(f"OPTIONS {path}: {response.status_code}")
+    assert not server_errors, server_errors
+    assert not not_ok, not_ok

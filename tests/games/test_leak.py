@@ -501,3 +501,68 @@ def test_no_page_shows_a_hidden_card(
             assert client.get(reverse("game", args=[game.pk])).status_code == 200
             assert client.get(reverse("game-replay", args=[game.pk])).status_code == 200
             assert json.loads(client.get(reverse("api-game", args=[game.pk])).content)["game"]["seed"]
+
+
+@pytest.mark.django_db
+def test_a_deleted_account_leaves_no_name_behind(players, client, django_capture_on_commit_callbacks):
+    """Issue 29 item 1: after hank deletes his account, nothing anyone can fetch names him or carries his words:
+    the pages, partials, logs and API of a game he played (his chat, his seat, the log's "hank took a seat"), the
+    waiting room of a game he joined and left, the other players' exports and profiles, the invitation search,
+    and the e-mails already queued for the others (his call-off proposal's news)."""
+    from games.lobby import services as lobby
+    from games.models import GameEvent
+    from notifications.models import OutboxEmail
+    from reach.models import Delivery
+    from tests.competition.competition_helpers import play_randomly_to_the_end
+    from together.models import ChatMessage
+    from trust.account import delete_account
+
+    hank, bob, carol = players[:3]
+    hank.display_name = "Hank Zephyrine"
+    hank.save(update_fields=["display_name"])
+    words = "HANK-TYPED-THESE-WORDS"
+    left = lobby.create_game(user=bob, engine_slug="konamon", players=4)
+    lobby.join_game(user=hank, game_id=left.pk)
+    lobby.leave_game(user=hank, game_id=left.pk)
+    finished = play_randomly_to_the_end(start_game("marumiere", [hank, bob]), random.Random(3))
+    game = start_game("konamon", [bob, hank, carol], time_limit_hours=24)
+    together.post_chat_message(user=hank, game_id=game.pk, text=words)
+    together.post_chat_message(user=bob, game_id=game.pk, text="bob answers")
+    together.propose_call_off(user=hank, game_id=game.pk)
+    traces = ["Hank Zephyrine", hank.username, words]
+    assert OutboxEmail.objects.filter(user=bob, status="pending", payload__name="Hank Zephyrine").exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        delete_account(user=hank)
+
+    def named(text: str) -> list[str]:
+        return [trace for trace in traces if trace in text]
+
+    for model, fields in ((ChatMessage, ["author_name", "text"]), (GameEvent, ["name"])):
+        assert not named(json.dumps(list(model.objects.values(*fields)))), model
+    for model in (OutboxEmail, Delivery):
+        assert not named(json.dumps(list(model.objects.filter(status="pending").values_list("payload", flat=True))))
+    for viewer in (bob, carol, None):
+        login(client, viewer)
+        pages = responses_for(client, game, seated=viewer is not None)
+        for url in (
+            reverse("game", args=[left.pk]),
+            reverse("game", args=[finished.pk]),
+            reverse("game-replay", args=[finished.pk]),
+            reverse("api-game", args=[finished.pk]),
+            reverse("api-game-log", args=[finished.pk]),
+            reverse("profile", args=[bob.username]),
+            reverse("api-user-history", args=[bob.username]),
+        ):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            pages[url] = response.content.decode()
+        if viewer is bob:
+            pages["export"] = client.get(reverse("account-data-export")).content.decode()
+            pages["search"] = client.get(
+                reverse("api-game-invite-suggestions", args=[left.pk]), {"q": "Hank"}
+            ).content.decode()
+        leaks = {name: named(text) for name, text in pages.items() if named(text)}
+        assert not leaks, (viewer, leaks)
+        assert "bob answers" in pages["chat"]  # the others' words stay
+        assert "Deleted with its author's account." in pages["page"]

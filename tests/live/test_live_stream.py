@@ -121,3 +121,22 @@ def test_idle_streams_hold_no_database_connection(stream_server):
     assert backends() == before
     for c in clients:
         c.close()
+
+
+def test_a_deleted_accounts_streams_end_at_once_and_its_grants_open_none_again(stream_server):
+    """Issue 29 item 1: the grants in a deleted account's open pages are signed for a week; deletion ends
+    their streams at once and every later connection with them is refused (a spectator's grant still works)."""
+    mine = make_grant(game_id=5, user_id=7)
+    client = Client(stream_server, mine)
+    spectator = Client(stream_server, make_grant(game_id=5, user_id=None))
+    assert client.wait_for(b"event: ready") and spectator.wait_for(b"event: ready")
+    publish.revoke_user(7)
+    assert client.wait_for(b"0\r\n\r\n"), client.received  # the chunked body ends: the stream is over
+    publish.publish_now([("game.5", "game", {"game": 5, "version": 4, "token": "4.active.2"})])
+    assert spectator.wait_for(b'"version":4')
+    assert b'"version":4' not in client.received
+    again = Client(stream_server, mine)
+    assert again.wait_for(b"403"), again.received
+    assert b"event: ready" not in again.received
+    for each in (client, spectator, again):
+        each.close()

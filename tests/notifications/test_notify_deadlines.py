@@ -250,3 +250,28 @@ def test_the_beat_tasks_run(game):
     with at(T0 + 6 * H):
         assert tasks.check_deadlines()["reminders"] == 1
         assert tasks.send_due_digests() == 0
+
+
+def test_an_absence_declared_as_time_runs_out_is_not_overridden_by_the_time_out(game, monkeypatch):
+    """Issue 29 item 7: the sweep finds the seat overdue and its player not away; the player declares an absence
+    at that very instant (it moves the deadline without changing the game's version); the time-out, which then
+    locks the game, re-checks the deadline and plays nothing."""
+    from accounts.models import User
+
+    seat, _ = awaited(game)
+    user = seat.user
+    really_away = User.is_away
+    declared = []
+
+    def away_then_declared(self, *, now=None):
+        answer = really_away(self, now=now)
+        if self.pk == user.pk and not declared:
+            declared.append(set_away(user=user, until=T0 + 12 * H + 48 * H))  # commits before the time-out locks
+        return answer
+
+    monkeypatch.setattr(User, "is_away", away_then_declared)
+    assert check(T0 + 12 * H)["timeouts"] == 0
+    assert declared
+    seat.refresh_from_db()
+    assert seat.timeouts == 0 and seat.user.away_until == T0 + 60 * H
+    assert not Move.objects.filter(game=game, made_by=MadeBy.TIMEOUT).exists()

@@ -121,3 +121,22 @@ def test_unticking_active_in_the_user_admin_hands_the_seats_to_bots(admin_client
     response = admin_client.post(change, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Seat.objects.get(game=game, user=players[0]).is_bot
+
+
+def test_reports_have_a_rate_limit_per_reporter(client, players, settings):
+    """Issue 29 item 7: 30 reports in a burst were all taken. Past the hourly limit a report is refused (429 in the
+    API, the form says why) and nothing is stored; other reporters are not held back."""
+    settings.REPORT_RATE_LIMIT_PER_HOUR = 3
+    client.force_login(players[1])
+    body = {"username": players[0].username, "reason": "cheating"}
+    statuses = [
+        client.post(reverse("api-reports"), body, content_type="application/json").status_code for _ in range(4)
+    ]
+    assert statuses == [201, 201, 201, 429]
+    refused = client.post(reverse("api-reports"), body, content_type="application/json").json()
+    assert refused["error"] == "rate_limited" and "report" in refused["detail"]
+    form = client.post(reverse("together-report"), {"user": players[0].username, "reason": "abuse"})
+    assert form.status_code == 400 and "report" in form.content.decode()
+    assert Report.objects.filter(reporter=players[1]).count() == 3
+    client.force_login(players[2])
+    assert client.post(reverse("api-reports"), body, content_type="application/json").status_code == 201

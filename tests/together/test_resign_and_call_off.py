@@ -214,3 +214,24 @@ def test_platform_ranks():
     assert platform_ranks(outcome, resigned=set()) == {0: 1, 1: 2, 2: 2, 3: 4}
     assert platform_ranks(outcome, resigned={0}) == {1: 1, 2: 1, 3: 3, 0: 4}
     assert platform_ranks(outcome, resigned={0, 3}) == {1: 1, 2: 1, 0: 4, 3: 4}
+
+
+@pytest.mark.parametrize(
+    ("route", "data"),
+    [
+        ("together-resign", {"confirm": "yes"}),
+        ("together-call-off", {}),
+        ("together-call-off-answer", {"accept": "yes"}),
+        ("together-hand-over", {"seat": "0"}),
+        ("together-chat", {"text": "hi"}),
+        ("together-note", {"note": "x"}),
+        ("together-rematch", {}),
+    ],
+)
+def test_a_private_game_i_may_not_see_answers_its_table_forms_as_a_missing_game(client, players, route, data):
+    hidden = start_game("konamon", players[:2], visibility="private")
+    client.force_login(players[3])
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        assert client.post(reverse(route, args=[hidden.pk]), data, **headers).status_code == 404
+        assert client.post(reverse(route, args=[hidden.pk + 1000]), data, **headers).status_code == 404
+    assert not Seat.objects.filter(game=hidden, is_bot=True).exists()

@@ -89,3 +89,23 @@ def test_deleting_my_account_keeps_history_hands_running_seats_to_bots_and_stops
     assert client.get(reverse("profile", args=[me.username])).status_code == 404
     assert not client.login(username=me.username, password=PASSWORD)
     assert User.objects.filter(pk=me.pk).exists()
+
+
+def test_the_export_holds_my_own_notes_and_chat_messages_and_nobody_elses(players, client):
+    """Issue 29 item 7: the archive left out what the person wrote themselves at the table."""
+    from together import services as together
+
+    me, other = players[:2]
+    game = start_game("konamon", [me, other])
+    together.save_note(user=me, game_id=game.pk, text="MY-OWN-NOTE")
+    together.save_note(user=other, game_id=game.pk, text="THEIR-NOTE")
+    together.post_chat_message(user=me, game_id=game.pk, text="MY-OWN-WORDS")
+    together.post_chat_message(user=other, game_id=game.pk, text="THEIR-WORDS")
+    client.force_login(me)
+    data = json.loads(client.get(reverse("account-data-export")).content)
+    assert [(n["game"], n["note"]) for n in data["notes"]] == [(game.pk, "MY-OWN-NOTE")]
+    assert data["notes"][0]["updated_at"]
+    assert [(m["game"], m["text"]) for m in data["chat_messages"]] == [(game.pk, "MY-OWN-WORDS")]
+    assert data["chat_messages"][0]["written_at"]
+    text = json.dumps(data)
+    assert "THEIR-NOTE" not in text and "THEIR-WORDS" not in text
