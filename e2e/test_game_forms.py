@@ -24,7 +24,7 @@ def _player_in_zone(browser, stack, mailbox, findings, viewport: str, prefix: st
     context.set_default_timeout(15_000)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=stack.base_url)
     page = context.new_page()
-    watch_console(page, findings, username)
+    watch_console(page, findings, username)  # names the page; the browser fixture watches it already
     address = f"{username}@e2e.example"
     sign_up(page, mailbox, stack.base_url, username=username, address=address, check=None)
     if logged_in(page):
