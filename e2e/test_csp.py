@@ -21,7 +21,8 @@ LEAVE_EMPTY_STYLES = """() => {
 
 
 def csp_findings(findings, test: str) -> list:
-    return [f for f in findings.items if f.test == test and re.search("Content Security Policy|CSP violation", f.detail)]
+    csp = re.compile("Content Security Policy|CSP violation")
+    return [f for f in findings.items if f.test == test and csp.search(f.detail)]
 
 
 def test_no_inline_style_is_applied_after_live_updates_or_replay_steps(player_factory, checker, findings, mailbox,
