@@ -25,7 +25,7 @@ from clocks.display import player_clocks
 from competition.selectors import add_ratings_to_players
 from games import board as game_board
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError, ReplayUnavailable
+from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnavailable
 from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -76,7 +76,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = lobby_services.create_game(
+            game = lobby_services.create_game_and_invite(
+                invite=data["invite"],
                 user=request.user,
                 engine_slug=data["engine_slug"],
                 players=data["players"],
@@ -87,6 +88,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 bots=data["bots"],
                 rated=data["rated"],
             )
+        except InvitationRefused as exc:
+            form.add_error("invite", exc.message)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
