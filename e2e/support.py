@@ -9,6 +9,7 @@ finding of the run is written to ``<artifacts>/findings.md``.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import itertools
@@ -83,6 +84,16 @@ class Findings:
     def expect_console(self, pattern: str) -> None:
         """The running test provokes this console error on purpose (a move answered 409): not a defect."""
         self.expected_console.append(re.compile(pattern))
+
+    @contextlib.contextmanager
+    def expecting_console(self, pattern: str):
+        """Within the block only, the running test provokes this console error on purpose (a form answered 400)."""
+        compiled = re.compile(pattern)
+        self.expected_console.append(compiled)
+        try:
+            yield
+        finally:
+            self.expected_console.remove(compiled)
 
     def console_expected(self, text: str) -> bool:
         return any(p.search(text) for p in self.expected_console)

@@ -22,17 +22,17 @@ def test_the_create_form_shows_the_chosen_clocks_fields_and_invites_a_friend(vie
         page.set_viewport_size(PHONE_390)
     page.goto("/games/new/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Create a game")
-    per_move = page.get_by_label("Time limit per move")
+    per_move = page.get_by_label("Time limit per move", exact=True)
     bank = page.get_by_label("Time bank", exact=True)
     custom = page.get_by_label("Bank at the start, in hours")
 
-    expect(page.get_by_label("A time limit per move")).to_be_checked()
+    expect(page.get_by_role("radio", name="A time limit per move")).to_be_checked()
     expect(per_move).to_be_visible()
     expect(bank).to_be_hidden()
     expect(custom).to_be_hidden()
     page.screenshot(path=str(checker.shots / f"create-per-move-{viewport}.png"), full_page=True)
 
-    page.get_by_label(re.compile("^A time bank")).check()
+    page.get_by_role("radio", name=re.compile("^A time bank")).check()
     expect(bank).to_be_visible()
     expect(per_move).to_be_hidden()
     expect(custom).to_be_hidden()
@@ -42,7 +42,7 @@ def test_the_create_form_shows_the_chosen_clocks_fields_and_invites_a_friend(vie
     expect(page.get_by_label("Largest bank, in hours")).to_be_visible()
     page.screenshot(path=str(checker.shots / f"create-custom-bank-{viewport}.png"), full_page=True)
 
-    page.get_by_label("No time limit").check()
+    page.get_by_role("radio", name="No time limit").check()
     for field in (per_move, bank, custom):
         expect(field).to_be_hidden()
     page.screenshot(path=str(checker.shots / f"create-no-limit-{viewport}.png"), full_page=True)
@@ -54,7 +54,7 @@ def test_the_create_form_shows_the_chosen_clocks_fields_and_invites_a_friend(vie
         ["Standard: everyone but the bidder", "Nobody sees (誰もミエーズ): no one until the round ends",
          "Only I see (自分だけミエール): only the bidder"]
     )
-    page.get_by_label("A time limit per move").check()
+    page.get_by_role("radio", name="A time limit per move").check()
     page.get_by_label("Invite a friend").fill(friend.username)
     checker.page(page, f"create form ({viewport})", axe=True, axe_key=f"create-item5-{viewport}")
     page.screenshot(path=str(checker.shots / f"create-invite-{viewport}.png"), full_page=True)
