@@ -49,3 +49,27 @@ def test_no_inline_style_is_applied_after_live_updates_or_replay_steps(player_fa
         page.wait_for_timeout(500)
         checker.shot(page, "replay-after-steps", player.username)
     assert csp_findings(findings, request.node.name) == []
+
+
+# Every kind of page a visitor or a player opens outside a game (the game and replay pages are above).
+PAGES = ["/", "/lobby/", "/games/", "/games/new/", "/settings/", "/settings/channels/", "/settings/away/",
+         "/leaderboards/mamma-mia/", "/leagues/", "/rules/mamma-mia/", "/rules/konamon/", "/rules/marumiere/",
+         "/api/docs/"]
+VISITOR_PAGES = ["/", "/lobby/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
+                 "/rules/marumiere/", "/leaderboards/konamon/"]
+
+
+def test_every_page_loads_without_a_console_error_or_csp_violation(player_factory, contexts, checker, findings,
+                                                                   request):
+    """The fixtures fail the test on any console error; the pages are also photographed, phone and desktop."""
+    for viewport in ("phone", "desktop"):
+        player = player_factory("cspsweep", viewport)
+        for path in [*PAGES, f"/u/{player.username}/"]:
+            player.page.goto(path)
+            player.page.wait_for_timeout(400)  # late reports (not "networkidle": the live stream stays open)
+        _context, visitor = contexts(viewport, f"visitor-{viewport}")
+        for path in VISITOR_PAGES:
+            visitor.goto(path)
+            visitor.wait_for_timeout(400)
+        checker.shot(player.page, "profile", player.username)
+    assert csp_findings(findings, request.node.name) == []
