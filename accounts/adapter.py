@@ -4,8 +4,11 @@ from dataclasses import dataclass
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
+from django.conf import settings
 from django.contrib.sites.shortcuts import get_current_site
 from django.utils import translation
+
+LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if commit:
             user.save()
         return user
+
+    def add_message(self, request, level, message_template=None, message_context=None, extra_tags="", message=None):
+        """A message is written in the language of the page that will show it. Django stores it as text, and
+        once someone is logged in the next page speaks their account's language (UserPreferencesMiddleware),
+        whatever the page the form was on: "logged in" written in French showed on a Japanese page."""
+        user = getattr(request, "user", None)
+        language = user.language if user is not None and user.is_authenticated else None
+        if language not in LANGUAGE_CODES:
+            return super().add_message(request, level, message_template, message_context, extra_tags, message)
+        with translation.override(language):
+            return super().add_message(request, level, message_template, message_context, extra_tags, message)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """allauth's mails greet with the site's name; without the sites framework

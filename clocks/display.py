@@ -20,8 +20,8 @@ def _ms(moment: dt.datetime) -> int:
 def seat_clock(seat, control: TimeControl) -> dict | None:
     """One seat's clock for a page: ``running`` with ``deadline`` (and ``deadline_ms``, ``pauses``: the pauses
     until then as "start-end" milliseconds, comma-separated), or a stopped bank's ``bank``; None: no clock."""
-    if not control.is_timed or seat.number is None or seat.dropped_out:
-        return None
+    if not control.is_timed or seat.number is None or seat.dropped_out or seat.is_bot:
+        return None  # a bot moves at once: a countdown beside it ("1 day 23 hours") would say otherwise
     if seat.awaited and seat.deadline_at is not None:
         read_at = seat.clock_read_at or seat.awaited_since or seat.deadline_at
         windows = pauses_between(read_at, seat.deadline_at, turns.pauses_of(seat))

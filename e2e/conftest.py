@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from e2e.stack import BASE_DIR, running_stack
-from e2e.support import CHROMIUM_ARGS, Checker, Findings, Mailbox, Player, new_context, watch_console
+from e2e.support import CHROMIUM_ARGS, Checker, Findings, Mailbox, Player, WatchedBrowser, new_context, watch_console
 
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
 
@@ -36,10 +36,11 @@ def stack(artifacts):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(all_findings):
+    """Chromium; every context a test opens reports console errors and CSP violations as findings."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
+        yield WatchedBrowser(chromium, all_findings)
         chromium.close()
 
 
@@ -58,8 +59,10 @@ def all_findings(artifacts) -> Findings:
 @pytest.fixture
 def findings(all_findings, request) -> Findings:
     all_findings.test = request.node.name
+    all_findings.expected_console = []
     yield all_findings
     all_findings.test = ""
+    all_findings.expected_console = []
 
 
 @pytest.fixture

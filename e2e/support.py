@@ -9,6 +9,7 @@ finding of the run is written to ``<artifacts>/findings.md``.
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import itertools
@@ -77,6 +78,25 @@ class Findings:
     items: list[Finding] = field(default_factory=list)
     test: str = ""
     _seen: set = field(default_factory=set)
+    #: console errors the running test provokes on purpose (regular expressions); emptied between tests
+    expected_console: list[re.Pattern] = field(default_factory=list)
+
+    def expect_console(self, pattern: str) -> None:
+        """The running test provokes this console error on purpose (a move answered 409): not a defect."""
+        self.expected_console.append(re.compile(pattern))
+
+    @contextlib.contextmanager
+    def expecting_console(self, pattern: str):
+        """Within the block only, the running test provokes this console error on purpose (a form answered 400)."""
+        compiled = re.compile(pattern)
+        self.expected_console.append(compiled)
+        try:
+            yield
+        finally:
+            self.expected_console.remove(compiled)
+
+    def console_expected(self, text: str) -> bool:
+        return any(p.search(text) for p in self.expected_console)
 
     def add(self, kind: str, where: str, detail: str, *, fatal: bool = True) -> None:
         key = (self.test, kind, re.sub(r"#\d+|/\d+/", "#n", where), detail)
@@ -200,15 +220,57 @@ def new_context(browser: Browser, viewport: str, base_url: str) -> BrowserContex
     return context
 
 
+# Reported from inside each page (an init script runs before the page's own, outside its CSP): the event
+# names the refused directive and the line that did it, which the console message alone does not.
+CSP_REPORTER = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline") +
+                " at " + (e.sourceFile || "?") + ":" + e.lineNumber + " " + (e.sample || ""));
+});
+"""
+
+
 def watch_console(page: Page, findings: Findings, label: str) -> None:
-    """Errors in the browser console (a CSP refusal, a script error) are findings."""
+    """Errors in the browser console (a CSP refusal, a failed request, a script error) fail the test, except
+    those the running test said it expects (``Findings.expect_console``: a 409 it provokes on purpose)."""
+    already = hasattr(page, "_e2e_label")
+    page._e2e_label = label  # a later call only names the page better (the player rather than the context)
+    if already:
+        return
 
     def on_console(message):
         if message.type == "error":
-            findings.add("console", f"{label} {page.url}", message.text[:300], fatal=False)
+            text = message.text[:300]
+            findings.add("console", f"{page._e2e_label} {page.url}", text, fatal=not findings.console_expected(text))
 
     page.on("console", on_console)
-    page.on("pageerror", lambda exc: findings.add("script error", f"{label} {page.url}", str(exc)[:300]))
+    page.on("pageerror", lambda exc: findings.add("script error", f"{page._e2e_label} {page.url}", str(exc)[:300]))
+
+
+def watch_context(context: BrowserContext, findings: Findings, label: str) -> BrowserContext:
+    """Every page of ``context``, opened now or later, reports CSP violations and is watched (watch_console)."""
+    context.add_init_script(CSP_REPORTER)
+    for page in context.pages:
+        watch_console(page, findings, label)
+    context.on("page", lambda page: watch_console(page, findings, label))
+    return context
+
+
+class WatchedBrowser:
+    """The session's Chromium, whose every new context is watched: no test can open a page that escapes the
+    console and CSP checks, whether it goes through the ``contexts`` fixture or calls ``browser.new_context``."""
+
+    def __init__(self, browser: Browser, findings: Findings) -> None:
+        self._browser = browser
+        self._findings = findings
+        self._contexts = itertools.count(1)
+
+    def new_context(self, **options) -> BrowserContext:
+        context = self._browser.new_context(**options)
+        return watch_context(context, self._findings, f"context{next(self._contexts)}")
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 def sign_up(

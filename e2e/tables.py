@@ -461,7 +461,9 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
                             has=page.get_by_role("link", name=re.compile(rf"#{table.game_id}$")))
         expect(item).to_have_count(1)
         score = score_of[player.username]
-        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} point{'' if score == 1 else 's'}")
+        # In the game's own unit, as the end screen says it (issue 35, item 9): "4 recipes baked", "12 points".
+        unit = ("recipe baked", "recipes baked") if table.slug == "mamma-mia" else ("point", "points")
+        expect(item).to_contain_text(f"{ordinal(rank)} place, {score:g} {unit[0] if score == 1 else unit[1]}")
         table.checker.page(page, f"my games ({player.viewport})", axe=True, axe_key=f"my-games-{player.viewport}")
 
         open_menu(page)

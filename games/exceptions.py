@@ -133,6 +133,11 @@ class BadInput(GameError):
         return _("That input is not valid.")
 
 
+class InvitationRefused(BadInput):
+    """The invitation asked for on the create form cannot be made (an unknown name, a player who blocks invitations
+    from you): no game is created, and the message goes with the form's invite field."""
+
+
 class IdempotencyKeyReused(GameError):
     code = "idempotency_key_reused"
     status = 400

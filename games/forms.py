@@ -55,6 +55,17 @@ class CreateGameForm(TimeControlFields, forms.Form):
         help_text=_("The result counts for the players' ratings. Games with bots are never rated."),
     )
 
+    invite = forms.CharField(
+        label=_("Invite a friend"),
+        required=False,
+        max_length=150,
+        help_text=_(
+            "Optional: their username or display name. They find the invitation in My games and by e-mail; you can "
+            "invite more players from the waiting room."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}),
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         engines = all_engines()
@@ -136,6 +147,8 @@ class CreateGameForm(TimeControlFields, forms.Form):
             )
         if players is not None and bots is not None and bots >= players:
             self.add_error("bots", _("Leave at least your own seat for a person."))
+        elif data.get("invite") and players is not None and bots is not None and bots >= players - 1:
+            self.add_error("invite", _("Leave a seat free for the friend you invite: fewer bots, or more seats."))
         options = {}
         for option, values in engine.options.items():
             raw = data.get(option_field_name(slug, option))

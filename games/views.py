@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.confirm import must_confirm
 from games import page, panels, policies
 from games.engines import engine_slugs, get_engine
-from games.exceptions import BadInput, GameError, ReplayUnavailable, StaleVersion
+from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnavailable, StaleVersion
 from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
@@ -68,7 +68,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = lobby_services.create_game(
+            game = lobby_services.create_game_and_invite(
+                invite=data["invite"],
                 user=request.user,
                 engine_slug=data["engine_slug"],
                 players=data["players"],
@@ -80,6 +81,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 rated=data["rated"],
                 contribution=request.POST.get("contribution", ""),  # static/js/fairness.js (issue 30)
             )
+        except InvitationRefused as exc:
+            form.add_error("invite", exc.message)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:

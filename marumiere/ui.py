@@ -416,8 +416,9 @@ class MarumiereUI(GameUI):
             gettext_lazy("Who sees the card each player turns for their bid."),
             {
                 "standard": gettext_lazy("Standard: everyone but the bidder"),
-                "nobody": gettext_lazy("誰もミエーズ: nobody until the round ends"),
-                "self": gettext_lazy("自分だけミエール: only the bidder"),
+                # The game's own Japanese names follow as a reading aid: players meet them on the box and the rules.
+                "nobody": gettext_lazy("Nobody sees (誰もミエーズ): no one until the round ends"),
+                "self": gettext_lazy("Only I see (自分だけミエール): only the bidder"),
             },
         ),
     }

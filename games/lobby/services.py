@@ -19,8 +19,10 @@ from games.exceptions import (
     AlreadySeated,
     BadInput,
     ContributionFixed,
+    GameError,
     GameFull,
     GameNotOpen,
+    InvitationRefused,
     NotAllowed,
     NotSeated,
 )
@@ -343,6 +345,19 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
     signals.invitation_created.send(sender=Game, invitation=invitation)
     live_publish.users_changed(user_ids=[invitee.pk], game=table.game)
     return invitation
+
+
+@transaction.atomic
+def create_game_and_invite(*, user, invite: str = "", **game_settings) -> Game:
+    """``create_game``, then ``invite_user`` for ``invite`` (a username or display name; "" none) in the same
+    transaction: a refused invitation leaves no game behind and raises ``InvitationRefused`` saying why."""
+    game = create_game(user=user, **game_settings)
+    if invite:
+        try:
+            invite_user(user=user, game_id=game.pk, username=invite)
+        except GameError as exc:
+            raise InvitationRefused(exc.message) from exc
+    return game
 
 
 @transaction.atomic

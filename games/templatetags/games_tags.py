@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 
 from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime as humanize_naturaltime
@@ -141,6 +142,22 @@ def match_history(context, profile_user, page=1):
         "rows": [_history_row(seat) for seat in history.object_list],
         "request": context.get("request"),
     }
+
+
+@register.simple_tag(name="score_text")
+def score_text_tag(slug: str, score) -> str:
+    """``{% score_text slug score %}``: the score in its game's unit, as the end screen says it ("4 recipes baked")."""
+    return _score_text(slug, score)
+
+
+_DOUBLE_STOP = re.compile(r"([.!?…])\.(?=\s|$)")
+
+
+@register.filter(is_safe=True)
+def one_stop(sentence) -> str:
+    """A sentence whose last word brings its own stop keeps only that one: "a game of Mamma Mia!", not
+    "Mamma Mia!." (a game's name may end in "!"; the translated sentence adds its own full stop)."""
+    return _DOUBLE_STOP.sub(r"\1", str(sentence))
 
 
 def _score_text(slug: str, score) -> str:

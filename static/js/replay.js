@@ -8,9 +8,12 @@
   window.mammamiaReplay = true;
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 
+  // The keys are told only where the main pointer is a mouse, which comes with a keyboard: not on a touch screen.
+  var KEYBOARD = window.matchMedia ? window.matchMedia("(hover: hover) and (pointer: fine)") : null;
+
   function showKeys() {
     var hint = document.querySelector("[data-replay-keys]");
-    if (hint) { hint.hidden = false; }
+    if (hint) { hint.hidden = !(KEYBOARD && KEYBOARD.matches); }
   }
 
   // A key pressed while a step is on its way waits for it (the new links are boosted once settled; a
