@@ -13,8 +13,8 @@ from together_helpers import committing, play_to_the_end, play_until
 
 from games.exceptions import GameError
 from games.history import selectors as history_selectors
-from games.history.services import check_snapshot
-from games.models import Game, GameEvent, GameStatus, PlayerStats, Seat
+from games.history.services import check_snapshot, verify_deal
+from games.models import Game, GameEvent, GameState, GameStatus, PlayerStats, Seat
 from games.play.services import check_play_move
 from notifications.models import OutboxEmail
 from together import services
@@ -86,7 +86,6 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert not Seat.objects.filter(game=game, awaited=True).exists()
     assert not Seat.objects.filter(game=game, final_rank__isnull=False).exists()
     assert not PlayerStats.objects.exists()
-    assert not game.revealed_seed
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "This game was called off." in page
     history = history_selectors.match_history(user=players[2])
@@ -95,6 +94,27 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert "called off" in client.get(reverse("my-games")).content.decode()
     assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
     assert check_snapshot(game).problems == []
+
+
+def test_a_called_off_game_says_so_at_the_top_and_reveals_its_seed_everywhere(client, players):
+    game = start_game("konamon", players[:2], bots=1)
+    services.propose_call_off(user=players[0], game_id=game.pk)
+    services.answer_call_off(user=players[1], game_id=game.pk, accept=True)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    seed = GameState.objects.get(game=game).seed
+    assert game.revealed_seed == seed
+    assert verify_deal(game) == []
+    client.force_login(players[1])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    status = page[page.index('<section class="turn-status"') :]
+    status = status[: status.index("</section>")]
+    assert "This game was called off." in status and "to move" not in status
+    assert ">to move<" not in page and "choosing" not in page  # nobody is awaited on the board either
+    deal_check = page[page.index('<section class="card deal-check"') :]
+    deal_check = deal_check[: deal_check.index("</section>")]
+    assert seed in deal_check and "once the game is over" not in deal_check
+    assert client.get(reverse("api-game", args=[game.pk])).json()["game"]["seed"] == seed
 
 
 def test_one_refusal_ends_the_proposal_and_the_game_goes_on(players):
@@ -214,3 +234,4 @@ def test_platform_ranks():
     assert platform_ranks(outcome, resigned=set()) == {0: 1, 1: 2, 2: 2, 3: 4}
     assert platform_ranks(outcome, resigned={0}) == {1: 1, 2: 1, 3: 3, 0: 4}
     assert platform_ranks(outcome, resigned={0, 3}) == {1: 1, 2: 1, 0: 4, 3: 4}
+
