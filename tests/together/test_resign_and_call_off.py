@@ -235,3 +235,38 @@ def test_platform_ranks():
     assert platform_ranks(outcome, resigned={0}) == {1: 1, 2: 1, 3: 3, 0: 4}
     assert platform_ranks(outcome, resigned={0, 3}) == {1: 1, 2: 1, 0: 4, 3: 4}
 
+
+def test_after_a_resignation_log_banner_end_screen_email_and_api_name_the_same_winner(client, players, monkeypatch):
+    """Marumiere's seed 12: the bots playing both resigned seats finish with seat 1 (resigned) tied first with
+    the bot of seat 2 by the engine's count. A resigned seat counts as last, so the bot alone wins, everywhere."""
+    from notifications.emails import render
+
+    monkeypatch.setattr("games.lobby.services.new_seed", lambda: 12)
+    game = start_game("marumiere", players[:2], bots=1)
+    with committing():
+        services.resign(user=players[0], game_id=game.pk)
+        services.resign(user=players[1], game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    engine_winners = {row["seat"] for row in game.outcome if row["rank"] == 1}
+    seats = {s.number: s for s in Seat.objects.filter(game=game).select_related("user")}
+    resigned = {n for n, s in seats.items() if s.resigned_at is not None}
+    assert engine_winners & resigned, "the stacked seed no longer makes a resigned seat tie for first"
+    (winner,) = [s for s in seats.values() if s.final_rank == 1]
+    loser = next(seats[n] for n in engine_winners & resigned)
+    assert loser.final_rank == 3
+
+    client.force_login(players[0])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert f"The game is over. Winner: {winner.name}!" in page and "Winners:" not in page
+    banner = page[page.index('<div class="end-banner">') :]
+    assert f"{winner.name} wins!" in banner[: banner.index("</div>")]
+    log = client.get(reverse("api-game-log", args=[game.pk])).json()["entries"]
+    assert [e["text"] for e in log if e["text"].startswith("The game is over.")] == [
+        f"The game is over. Winner: {winner.name}!"
+    ]
+    outcome = client.get(reverse("api-game", args=[game.pk])).json()["game"]["outcome"]
+    assert {row["seat"]: row["rank"] for row in outcome} == {n: s.final_rank for n, s in seats.items()}
+    for row in OutboxEmail.objects.filter(kind=OutboxEmail.Kind.FINISHED, game=game):
+        subject, text, html = render(row)
+        assert f"\n1. {winner.name} – " in text and f"\n3. {loser.name} " in text and "\n2. " not in text, text
