@@ -115,6 +115,10 @@ def test_a_called_off_game_says_so_at_the_top_and_reveals_its_seed_everywhere(cl
     deal_check = deal_check[: deal_check.index("</section>")]
     assert seed in deal_check and "once the game is over" not in deal_check
     assert client.get(reverse("api-game", args=[game.pk])).json()["game"]["seed"] == seed
+    from notifications.emails import render
+
+    told = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TABLE, payload__what="abandoned")
+    assert told and all("The seed of the deal is revealed on the game page" in render(row)[1] for row in told)
 
 
 def test_one_refusal_ends_the_proposal_and_the_game_goes_on(players):
