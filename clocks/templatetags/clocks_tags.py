@@ -6,8 +6,8 @@ import datetime as dt
 
 from django import template
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.dates import WEEKDAYS_ABBR
+from django.utils.html import format_html
 from django.utils.translation import pgettext
 
 from clocks.controls import describe, duration_text

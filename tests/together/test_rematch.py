@@ -120,7 +120,8 @@ def test_a_rematch_keeps_the_time_bank_visibility_rating_and_bots(players):
             services.resign(user=user, game_id=original.pk)
     game = rematch.propose_rematch(user=players[1], game_id=original.pk).game
     assert game.time_control == bank
-    assert (game.clock, game.bank_initial, game.bank_increment, game.bank_cap) == ("bank", 4 * HOUR, 2 * HOUR, 12 * HOUR)
+    bank_fields = (game.clock, game.bank_initial, game.bank_increment, game.bank_cap)
+    assert bank_fields == ("bank", 4 * HOUR, 2 * HOUR, 12 * HOUR)
     assert (game.visibility, game.rated) == ("private", False)
 
 

@@ -7,7 +7,7 @@ from games.models import Game
 
 
 class Command(BaseCommand):
-    help = "For a finished or called-off game: check the revealed seed against its SHA-256 and re-run seats, deal and moves."
+    help = "For a game over (finished or called off): check the revealed seed against its SHA-256, re-run the game."
 
     def add_arguments(self, parser):
         parser.add_argument("game_id", type=int)
