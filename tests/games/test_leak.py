@@ -443,3 +443,22 @@ def test_no_page_shows_a_hidden_card(
             assert client.get(reverse("game", args=[game.pk])).status_code == 200
             assert client.get(reverse("game-replay", args=[game.pk])).status_code == 200
             assert json.loads(client.get(reverse("api-game", args=[game.pk])).content)["game"]["seed"]
+
+
+@pytest.mark.django_db
+def test_the_seed_stays_secret_through_a_call_off_proposal_and_shows_once_the_game_is_called_off(client, players):
+    """Issue 35: a called-off game reveals its seed as a finished one does — never before it is over."""
+    game = start_game("konamon", players[:2])
+    seed = GameState.objects.get(game=game).seed
+    together.propose_call_off(user=players[0], game_id=game.pk)
+    for _seat, user in viewers(game):
+        login(client, user)
+        pages = responses_for(client, game, seated=user is not None)
+        assert not [name for name, text in pages.items() if seed in text], "the seed shows while the game goes on"
+    together.answer_call_off(user=players[1], game_id=game.pk, accept=True)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    for _seat, user in viewers(game):
+        login(client, user)
+        assert seed in client.get(reverse("game", args=[game.pk])).content.decode()
+        assert json.loads(client.get(reverse("api-game", args=[game.pk])).content)["game"]["seed"] == seed
