@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
+
 from clocks import turns
 from clocks.arithmetic import ClockKind, TimeControl, pauses_between, quiet_weekdays
 
@@ -55,6 +57,40 @@ def player_clocks(*, game, seats, players: list[dict]) -> list[dict]:
             }
         )
     return result
+
+
+def clock_left(clock: dict, now: dt.datetime) -> dt.timedelta:
+    """What a running ``clock`` (``seat_clock``) shows at ``now``: the time until its deadline less the pauses
+    still to come. The same arithmetic as ``static/js/clocks.js``, so the page says it before the script runs."""
+    now_ms, deadline = _ms(now), clock["deadline_ms"]
+    left = deadline - now_ms
+    if left <= 0:
+        return dt.timedelta(0)
+    for pair in filter(None, (clock.get("pauses") or "").split(",")):
+        begin, end = (int(part) for part in pair.split("-"))
+        overlap = min(end, deadline) - max(begin, now_ms)
+        if overlap > 0:
+            left -= overlap
+    return dt.timedelta(milliseconds=max(0, left))
+
+
+def clock_text(left: dt.timedelta) -> str:
+    """A clock's reading as the ticking clock writes it ("3 h 59 min", "2 d 4 h", "4 min 05 s"): rounded down,
+    in the same translated patterns as ``static/js/clocks.js``, so a countdown and the clock beside it agree."""
+    seconds = max(0, int(left.total_seconds()))
+    days, hours, minutes = seconds // 86400, (seconds % 86400) // 3600, (seconds % 3600) // 60
+    if days:
+        pattern = _("{d} d {h} h")
+    elif hours:
+        pattern = _("{h} h {m} min")
+    else:
+        pattern = _("{m} min {s} s")
+    return (
+        pattern.replace("{d}", str(days))
+        .replace("{h}", str(hours))
+        .replace("{m}", f"{minutes:02d}" if hours else str(minutes))
+        .replace("{s}", f"{seconds % 60:02d}")
+    )
 
 
 def clock_context(seat, *, now: dt.datetime) -> dict:

@@ -498,11 +498,14 @@ from games.models import Game, Seat, SeatView
 from games.play import services
 from games.exceptions import GameError
 game_id, seed = int(sys.argv[1]), int(sys.argv[2])
+phase = sys.argv[3] if len(sys.argv) > 3 else ""  # stop when the game reaches this phase instead
 rng = random.Random(seed)
 game = Game.objects.get(pk=game_id)
 for _ in range(20000):
     game.refresh_from_db()
     if game.status != "active":
+        break
+    if phase and SeatView.objects.get(game=game, seat_number=None).view.get("phase") == phase:
         break
     seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").order_by("number").first()
     if seat is None:  # a bot moves (the Celery worker)
@@ -518,18 +521,20 @@ print(game.status)
 """
 
 
-def fast_forward_to_end(stack, game_id: int, *, seed: int = 1) -> None:
+def fast_forward_to_end(stack, game_id: int, *, seed: int = 1, phase: str = "") -> None:
     """Play a game's human moves at random on the server (the service the move form posts to) until it
     ends: for the tests of the end screen and the replay, which need a finished game, not another game
-    played through the pages (the game tests do that)."""
+    played through the pages (the game tests do that). With ``phase``: until the game reaches that phase
+    (the spectators' view's ``phase``), still going on."""
     import subprocess
     import sys
 
     from e2e.stack import BASE_DIR
 
-    script = ["-c", FAST_FORWARD, str(game_id), str(seed)]
+    script = ["-c", FAST_FORWARD, str(game_id), str(seed), phase]
     result = subprocess.run(
         [sys.executable, *script], cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
         capture_output=True, text=True, timeout=600, check=False,
     )
-    assert result.returncode == 0 and result.stdout.strip().endswith("finished"), result.stderr[-2000:]
+    expected = "active" if phase else "finished"
+    assert result.returncode == 0 and result.stdout.strip().endswith(expected), result.stderr[-2000:]

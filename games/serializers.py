@@ -84,7 +84,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class OutcomeSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="1 is best; tied seats share a rank.")
+    rank = serializers.IntegerField(help_text="1 is best; tied seats share a rank; a resigned seat is last.")
     score = serializers.IntegerField()
 
 
@@ -195,7 +195,16 @@ class GameSummarySerializer(serializers.ModelSerializer):
     def get_outcome(self, game) -> list[dict] | None:
         if game.outcome is None:
             return None
-        return [{"seat": row["seat"], "rank": row["rank"], "score": _whole(row["score"])} for row in game.outcome]
+        # The places the page, the e-mails and the history give (a resigned seat last, issue 35), not the
+        # engine's count of the bot's score.
+        seats = self.context.get("seats", {}).get(game.pk)
+        if seats is None:
+            seats = list(game.seats.all())
+        places = {seat.number: seat.final_rank for seat in seats if seat.final_rank}
+        return [
+            {"seat": row["seat"], "rank": places.get(row["seat"], row["rank"]), "score": _whole(row["score"])}
+            for row in game.outcome
+        ]
 
 
 class MyGameSerializer(serializers.Serializer):

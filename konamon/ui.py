@@ -434,9 +434,10 @@ def _unload(event: dict[str, Any], players: Players) -> str:
 
 
 def _end(event: dict[str, Any], players: Players) -> str:
-    return _("The game is over. Shift leader: %(winners)s!") % {
-        "winners": names.player_list(players, event.get("winners") or [])
-    }
+    winners = names.platform_winners(players, event.get("winners") or [])  # a resigned seat never leads
+    if not winners:
+        return _("The game is over.")
+    return _("The game is over. Shift leader: %(winners)s!") % {"winners": names.player_list(players, winners)}
 
 
 EVENT_DESCRIBERS = {

@@ -144,12 +144,14 @@ def card_back_svg(
     frame: bool = True,
     stack: int = 0,
     label: str | None = None,
+    turned: bool = False,
 ) -> str:
     """An inline SVG of a card back: the colour's shape with area proportional to ``size``.
 
     ``box`` is the card's width and height in SVG units; ``frame`` draws the
     card's edge; ``stack`` (0-3 shown) draws that many card edges under it, for
-    the top of a pile; ``label`` replaces the default accessible name.
+    the top of a pile; ``label`` replaces the default accessible name; ``turned`` draws the shape turned a
+    quarter (a bid card turned sideways: pass a landscape ``box`` too).
     """
     if colour not in SHAPE_OF:
         raise ValueError(f"no card back for colour {colour!r}")
@@ -174,7 +176,8 @@ def card_back_svg(
         parts.append(_card_edge(0, width, height))
     parts.append(
         f'<path class="card-back__shape" d="{PATHS[shape]}" fill="{FILL[colour]}"'
-        f' transform="translate({_number(width / 2)} {_number(height / 2)}) scale({scale:.6f})"/>'
+        f' transform="translate({_number(width / 2)} {_number(height / 2)}){" rotate(90)" if turned else ""}'
+        f' scale({scale:.6f})"/>'
     )
     parts.append("</svg>")
     return "".join(parts)

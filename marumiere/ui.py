@@ -78,7 +78,17 @@ def face_name(colour: Any, number: Any) -> str:
 def back_svg(colour: str, size: float, *, sideways: bool = False, stack: int = 0, label: str) -> SafeString:
     """A card back drawn by the engine's ``card_backs`` (it escapes the label itself)."""
     box = SIDEWAYS if sideways else PORTRAIT
-    return mark_safe(card_back_svg(colour, size, max_size=MAX_SIZE, box=box, stack=stack, label=label))  # noqa: S308
+    return mark_safe(  # noqa: S308
+        card_back_svg(colour, size, max_size=MAX_SIZE, box=box, stack=stack, label=label, turned=sideways)
+    )
+
+
+def place_letter(position: Any) -> str:
+    """A card's place in its row as a letter, "A" for the first (issue 35): cards are worth 1-9, so a place
+    written as a number is read as the card's value."""
+    if isinstance(position, int) and not isinstance(position, bool) and 0 <= position < 26:
+        return chr(ord("A") + position)
+    return str(position)
 
 
 def card_label(card: Mapping[str, Any], *, position: int | None = None) -> str:
@@ -88,7 +98,7 @@ def card_label(card: Mapping[str, Any], *, position: int | None = None) -> str:
         % {"colour": suit_name(card.get("colour")), "shape": shape_name(card.get("colour")), "size": card.get("size")}
     ]
     if position is not None:
-        parts.insert(0, _("Position %(position)s") % {"position": position + 1})
+        parts.insert(0, _("Position %(position)s") % {"position": place_letter(position)})
     if "number" in card:
         parts.append(_("face %(number)s") % {"number": card["number"]})
     if card.get("bid"):
@@ -104,7 +114,7 @@ def row_card(card: Mapping[str, Any], position: int) -> dict[str, Any]:
     sideways = bool(card.get("bid"))
     return {
         "position": position,
-        "shown_position": position + 1,
+        "shown_position": place_letter(position),
         "colour": card.get("colour"),
         "number": card.get("number"),
         "is_trump": card.get("number") == TRUMP,
@@ -289,7 +299,7 @@ def _pick(event: dict[str, Any], players: Players) -> str:
 def _bid_seen(event: dict[str, Any], players: Players) -> str:
     return _("%(player)s's bid card (position %(position)s) shows %(number)s: a bid of %(bid)s.") % {
         "player": _seat(event, players),
-        "position": event["position"] + 1,
+        "position": place_letter(event["position"]),
         "number": event["number"],
         "bid": bid_phrase(event["number"]),
     }
@@ -327,7 +337,7 @@ EVENT_DESCRIBERS = {
     "pick": _pick,
     "bid": lambda e, p: (
         _("%(player)s turns a card sideways as their bid (position %(position)s).")
-        % {"player": _seat(e, p), "position": e["position"] + 1}
+        % {"player": _seat(e, p), "position": place_letter(e["position"])}
     ),
     "bid_seen": _bid_seen,
     "play": lambda e, p: (
@@ -362,11 +372,11 @@ YOU_DESCRIBERS = {
         _("You get the last pile.") if e.get("last") else _("You take pile %(pile)s.") % {"pile": e["pile"] + 1}
     ),
     "bid": lambda e, p: (
-        _("You turn a card sideways as your bid (position %(position)s).") % {"position": e["position"] + 1}
+        _("You turn a card sideways as your bid (position %(position)s).") % {"position": place_letter(e["position"])}
     ),
     "bid_seen": lambda e, p: (
         _("Your bid card (position %(position)s) shows %(number)s: a bid of %(bid)s.")
-        % {"position": e["position"] + 1, "number": e["number"], "bid": bid_phrase(e["number"])}
+        % {"position": place_letter(e["position"]), "number": e["number"], "bid": bid_phrase(e["number"])}
     ),
     "play": lambda e, p: _("You play a %(colour)s card face down.") % {"colour": suit_name(e.get("colour"))},
     "trick_won": _you_trick_won,
@@ -527,7 +537,8 @@ class MarumiereUI(GameUI):
     def revealed_hands(self, state: dict[str, Any]) -> list[Any]:
         """Each seat's row with every face.
 
-        Shape: ``[{"seat": s, "cards": [{"position", "colour", "number", "is_trump", "bid", "played", "label"}]}]``.
+        Shape: ``[{"seat": s, "cards": [{"position", "colour", "colour_name", "number", "is_trump", "bid", "played",
+        "label"}]}]`` (``position`` a letter, ``place_letter``: the faces show numbers).
         """
         rows = state.get("rows") or []
         bids = state.get("bids") or []
@@ -539,8 +550,9 @@ class MarumiereUI(GameUI):
                 colour, _sep, number = str(card_id).rpartition("-")
                 cards.append(
                     {
-                        "position": position + 1,
+                        "position": place_letter(position),
                         "colour": colour,
+                        "colour_name": suit_name(colour),
                         "number": int(number) if number.isdigit() else number,
                         "is_trump": number == str(TRUMP),
                         "bid": at(bids, seat) == position,

@@ -1,7 +1,9 @@
-"""Rematches: the same game again, with the same people, options, time limit and bots.
+"""Rematches: the same game again, with the same people, options, time control, visibility and bots.
 
-A rematch is an ordinary private game of the platform (``games.lobby.services.create_game``) with the
-proposer seated and the bots in their seats; every other human of the original game is invited
+A rematch is an ordinary game of the platform (``games.lobby.services.create_game``) made like the original:
+the same game, seat count and options (a stacked test deal aside), the same time control of whatever kind
+(per move, bank, none), the same visibility and rating; the proposer seated and the bots in their seats;
+every other human of the original game is invited
 (``invite_user``: their invitation e-mail and My games entry). It starts, as any game, when the last
 invited player takes their seat: the seat order is drawn from the new game's seed. A refusal
 cancels it (it could never fill) and tells the others.
@@ -53,9 +55,10 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
             engine_slug=original.engine_slug,
             players=original.players,
             options=options,
-            time_limit_hours=original.time_limit_hours,
-            visibility="private",
+            time_control=original.time_control,
+            visibility=original.visibility,
             bots=bots,
+            rated=original.rated,
         )
         rematch = Rematch.objects.create(original=original, game=game, proposed_by=user)
         others = [s.user for s in seats if s.user_id is not None and s.user_id != user.pk and s.user.is_active]

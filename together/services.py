@@ -289,11 +289,13 @@ def _recount_call_off(table, *, proposal: CallOff | None = None) -> bool:
 
 
 def _abandon(table, proposal: CallOff, status: str) -> None:
-    """End the game as abandoned: no ranking, no stats, nobody awaited; the seed stays secret."""
+    """End the game as abandoned: no ranking, no stats, nobody awaited. The seed is revealed as at any end
+    (issue 35): nothing is left to play, and players who called a game off over a deal they doubted can check it."""
     game = table.game
     now = timezone.now()
     game.status, game.finished_at = GameStatus.ABANDONED, now
-    game.save(update_fields=["status", "finished_at"])
+    game.revealed_seed = table.state_row.seed
+    game.save(update_fields=["status", "finished_at", "revealed_seed"])
     for seat in table.seats:
         seat.awaited, seat.awaited_since, seat.deadline_at = False, None, None
         seat.final_rank, seat.final_score, seat.finished_at = None, None, now

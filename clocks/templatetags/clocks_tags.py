@@ -5,11 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 from django import template
+from django.utils import timezone
 from django.utils.dates import WEEKDAYS_ABBR
+from django.utils.html import format_html
 from django.utils.translation import pgettext
 
 from clocks.controls import describe, duration_text
-from clocks.display import seat_clock
+from clocks.display import clock_left, seat_clock
+from clocks.display import clock_text as reading_text
 
 register = template.Library()
 
@@ -35,3 +38,23 @@ def weekdays(days) -> str:
 def clock_of(seat):
     """``seat``'s clock for ``clocks/_clock.html`` (its game and user loaded)."""
     return seat_clock(seat, seat.game.time_control)
+
+
+@register.simple_tag
+def clock_text(clock) -> str:
+    """A running clock's reading now, as the ticking clock writes it ("3 h 59 min"); "" for any other."""
+    if not clock or not clock.get("running"):
+        return ""
+    return reading_text(clock_left(clock, timezone.now()))
+
+
+@register.simple_tag
+def clock_reading(clock):
+    """``clock_text`` in the element ``static/js/clocks.js`` keeps ticking (``clocks/_countdown.html``)."""
+    return format_html("<strong data-clock-text>{}</strong>", clock_text(clock))
+
+
+@register.filter
+def clock_of_seat(players, number):
+    """The clock of seat ``number`` among ``players`` (``clocks.display.player_clocks``), or None."""
+    return next((p.get("clock") for p in players or [] if p.get("seat") == number), None)

@@ -156,13 +156,13 @@ def check_snapshot(game: Game) -> SnapshotReport:
 
 
 def verify_deal(game: Game) -> list[str]:
-    """For a finished game: the revealed seed matches its SHA-256, and the seat order, the deal and the
-    whole game follow from it. Uses only what is public after the end (the site's secret, every seat's
-    contribution, options, moves; games.fairness), and checks every sealed choice's commitment against its
-    reveal."""
+    """For a game over (finished, or called off): the revealed seed matches its SHA-256, and the seat order,
+    the deal and every move played follow from it (and a finished game's outcome). Uses only what is public
+    after the end (the site's secret, every seat's contribution, options, moves; games.fairness), and checks
+    every sealed choice's commitment against its reveal."""
     problems: list[str] = []
-    if game.status != GameStatus.FINISHED or not game.revealed_seed:
-        return ["the game has not finished: its seed is still secret"]
+    if game.status not in (GameStatus.FINISHED, GameStatus.ABANDONED) or not game.revealed_seed:
+        return ["the game is not over: its seed is still secret"]
     if seed_sha256(game.revealed_seed) != game.seed_sha256:
         problems.append("the revealed seed does not match the SHA-256 shown from the start")
     seats = list(Seat.objects.filter(game=game))
@@ -182,7 +182,7 @@ def verify_deal(game: Game) -> list[str]:
             problems.append(f"move {move.sequence} does not apply to the re-run deal: {exc}")
             return problems
     problems += fairness.check_sealed(engine, full_state(game)["log"])
-    if engine.outcome(state) != game.outcome:
+    if game.status == GameStatus.FINISHED and engine.outcome(state) != game.outcome:
         problems.append("the re-run game ends with a different outcome")
     if state != full_state(game):
         problems.append("the re-run game ends in a different state than the one played")

@@ -176,7 +176,8 @@ class GameUI:
             "away": bool(player.get("away")),
             "dropped_out": bool(player.get("dropped_out")),
             "is_viewer": seat == viewer,
-            "awaited": seat in (view.get("waiting_for") or []),
+            # The engine's wait, unless the platform says nobody is awaited (a called-off game, issue 35).
+            "awaited": seat in (view.get("waiting_for") or []) and player.get("awaited", True) is not False,
             "score": scores[seat] if seat < len(scores) else None,
             **self.seat_details(view=view, seat=seat, players=players),
         }

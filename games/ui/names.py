@@ -45,8 +45,25 @@ def and_list(items: Iterable[Any]) -> str:
     return _("%(items)s and %(last)s") % {"items": head, "last": parts[-1]}
 
 
+def platform_winners(players: list[dict[str, Any]], seats: list[Any]) -> list[Any]:
+    """The seats that won as the platform counts them, from the engine's winning ``seats`` (issue 35).
+
+    A resigned seat counts as last whatever the bot scored for it (``together.rules.platform_ranks``), so it
+    never wins, even when the bot tied for first: once the places are written (each player's ``rank``), the
+    winners are the seats in first place (none when everyone resigned); before that, the engine's winners
+    less any that resigned. The log, the end banner, the e-mails and the API then name the same winners."""
+    if any(p.get("rank") for p in players):
+        return [p.get("seat") for p in players if p.get("rank") == 1]
+    resigned = {p.get("seat") for p in players if p.get("resigned")}
+    return [seat for seat in seats if seat not in resigned]
+
+
 def winners_sentence(players: list[dict[str, Any]], seats: list[Any]) -> str:
-    """The engines' last log line: "Winner: Ann!", or "Winners: Ann and Bob!" for a shared win (issue 19)."""
+    """The engines' last log line: "Winner: Ann!", or "Winners: Ann and Bob!" for a shared win (issue 19);
+    the winners as the platform counts them (``platform_winners``), "The game is over." if nobody won."""
+    seats = platform_winners(players, seats)
+    if not seats:
+        return _("The game is over.")
     return ngettext("The game is over. Winner: %(winners)s!", "The game is over. Winners: %(winners)s!", len(seats)) % {
         "winners": player_list(players, seats)
     }

@@ -18,9 +18,10 @@ from games.ui.fast_escape import escape_key as _esc
 register = template.Library()
 
 @register.simple_tag
-def mr_card(c: Mapping[str, Any]) -> SafeString:
+def mr_card(c: Mapping[str, Any], place: bool = False) -> SafeString:
     """``{% mr_card c %}``: a card of a row (``c`` from ``row_card()``): its back (drawn with area ∝ size),
-    the face number only where the view gives it."""
+    the face number only where the view gives it; ``place=True`` (a row on the table, which the log's
+    "position C" points into) adds its place as a letter under the card, never a number on it (issue 35)."""
     c = c if isinstance(c, Mapping) else {}
     classes = (" is-bid" if c.get("bid") else "") + (" is-played" if c.get("played") else "")
     classes += " is-trump" if c.get("is_trump") else ""
@@ -29,9 +30,9 @@ def mr_card(c: Mapping[str, Any]) -> SafeString:
         if c.get("number") is not None
         else ""
     )
+    shown_place = f'<span class="mr-card__pos" aria-hidden="true">{_esc(c, "shown_position")}</span>' if place else ""
     return mark_safe(  # noqa: S308 - every value escaped by _esc (the back's SVG is marked safe by the UI)
-        f'<span class="mr-card mr-card--{_esc(c, "colour")}{classes}">{_esc(c, "svg")}{number}'
-        f'<span class="mr-card__pos" aria-hidden="true">{_esc(c, "shown_position")}</span></span>\n'
+        f'<span class="mr-card mr-card--{_esc(c, "colour")}{classes}">{_esc(c, "svg")}{number}{shown_place}</span>\n'
     )
 
 

@@ -144,7 +144,9 @@ def test_the_game_page_shows_every_players_clock_ticking_without_inline_script(p
     client.force_login(other_user)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     clocks = re.findall(r'data-clock-deadline="(\d+)" data-clock-pauses="([\d,-]*)"', page)
-    assert clocks == [(str(int(mover.deadline_at.timestamp() * 1000)), clocks[0][1])]
+    # The status line's countdown and the mover's clock in the list: the same clock (issue 35).
+    assert clocks == [(str(int(mover.deadline_at.timestamp() * 1000)), clocks[0][1])] * 2
+    assert "Time left: <strong data-clock-text>3 d 0 h</strong>" in page  # not "5 days from now"
     # The weekend in Paris, until the deadline: Saturday 00:00 to Monday 00:00 CET.
     saturday = int(dt.datetime(2030, 3, 1, 23, 0, tzinfo=dt.UTC).timestamp() * 1000)
     monday = int(dt.datetime(2030, 3, 3, 23, 0, tzinfo=dt.UTC).timestamp() * 1000)
@@ -272,3 +274,31 @@ def test_the_turn_email_says_the_readers_clock_and_quiet_days(players):
 def test_kinds_of_control_are_stored_by_name(players):
     game = start_game("mamma-mia", players[:2], time_control=STANDARD)
     assert game.clock == ClockKind.BANK and game.time_limit_hours == 0
+
+
+# One reading of a clock everywhere (issue 35) ------------------------------------------------------------------
+
+
+def status_line(page: str) -> str:
+    status = page[page.index('<section class="turn-status"') :]
+    return status[: status.index("</section>")]
+
+
+@pytest.mark.parametrize(("language", "hours_word"), [("en", "hours"), ("fr", "heures"), ("ja", "時間後")])
+def test_the_status_line_and_my_games_read_the_clock_as_the_clock_does(players, client, now, language, hours_word):
+    me, friend = players[:2]
+    game = start_game("marumiere", [me, friend], time_limit_hours=12)
+    mover, _ = awaited_human(game)
+    waiter = friend if mover.user_id == me.pk else me
+    reading = {"en": "11 h 58 min", "fr": "11 h 58 min", "ja": "11時間58分"}[language]
+    with time_machine.travel(NOW + dt.timedelta(seconds=90), tick=False):
+        for user in (mover.user, waiter):
+            user.language = language
+            user.save()
+            client.force_login(user)
+            status = status_line(client.get(reverse("game", args=[game.pk])).content.decode())
+            assert reading in status and hours_word not in status, status
+        client.force_login(mover.user)
+        page = client.get(reverse("my-games")).content.decode()
+        section = page.split('id="awaiting-title"')[1].split('id="waiting-title"')[0]
+        assert reading in section and hours_word not in section, section

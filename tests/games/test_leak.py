@@ -566,3 +566,19 @@ def test_a_deleted_account_leaves_no_name_behind(players, client, django_capture
         assert not leaks, (viewer, leaks)
         assert "bob answers" in pages["chat"]  # the others' words stay
         assert "Deleted with its author's account." in pages["page"]
+def test_the_seed_stays_secret_through_a_call_off_proposal_and_shows_once_the_game_is_called_off(client, players):
+    """Issue 35: a called-off game reveals its seed as a finished one does — never before it is over."""
+    game = start_game("konamon", players[:2])
+    seed = GameState.objects.get(game=game).seed
+    together.propose_call_off(user=players[0], game_id=game.pk)
+    for _seat, user in viewers(game):
+        login(client, user)
+        pages = responses_for(client, game, seated=user is not None)
+        assert not [name for name, text in pages.items() if seed in text], "the seed shows while the game goes on"
+    together.answer_call_off(user=players[1], game_id=game.pk, accept=True)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    for _seat, user in viewers(game):
+        login(client, user)
+        assert seed in client.get(reverse("game", args=[game.pk])).content.decode()
+        assert json.loads(client.get(reverse("api-game", args=[game.pk])).content)["game"]["seed"] == seed

@@ -166,8 +166,8 @@ def test_a_timed_game_tells_its_player_when_time_runs_out_in_chinese(user_factor
     client = Client()
     client.force_login(seat.user)  # who reads in the language of their settings
     html = client.get(reverse("game", args=[game.pk])).content.decode().replace("\xa0", " ")
-    # The two parts of a relative time join as a duration (「1 天 23 小時」), not as a list (issue 19).
-    assert re.search(r"時間將於 (1 天 23 小時|2 天)後到期。", html)
+    # The clock's own reading, as it ticks beside it (issue 35): 「1 天 23 小時」, not a rounded relative time.
+    assert re.search(r"剩餘時間：<strong data-clock-text>(1 天 23 小時|2 天 0 小時)</strong>", html)
     assert "叫牌卡：標準" in html  # the game's options, label and value, with a full-width colon
 
 

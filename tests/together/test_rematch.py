@@ -34,7 +34,7 @@ def test_a_rematch_invites_the_same_people_and_starts_when_all_accept(client, pl
     client.post(reverse("together-rematch", args=[original.pk]))
     made = Rematch.objects.get(original=original)
     game = made.game
-    assert (game.engine_slug, game.players, game.time_limit_hours, game.visibility) == ("konamon", 4, 48, "private")
+    assert (game.engine_slug, game.players, game.time_limit_hours, game.visibility) == ("konamon", 4, 48, "public")
     assert game.status == GameStatus.OPEN
     assert Seat.objects.filter(game=game, is_bot=True).count() == 1
     invited = set(Invitation.objects.filter(game=game).values_list("user_id", flat=True))
@@ -106,3 +106,29 @@ def test_rematch_by_api(client, players):
     assert info["my_invitation_pending"] is True
     accepted = client.post(reverse("api-game-rematch-accept", args=[original.pk])).json()
     assert accepted == {"game": made["game"], "status": "active"}
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_the_time_bank_visibility_rating_and_bots(players):
+    from clocks.arithmetic import HOUR, TimeControl
+
+    bank = TimeControl.bank(initial=4 * HOUR, increment=2 * HOUR, cap=12 * HOUR)
+    original = start_game("konamon", players[:2], time_control=bank, visibility="private")
+    Game.objects.filter(pk=original.pk).update(rated=False)
+    with committing():
+        for user in players[:2]:
+            services.resign(user=user, game_id=original.pk)
+    game = rematch.propose_rematch(user=players[1], game_id=original.pk).game
+    assert game.time_control == bank
+    bank_fields = (game.clock, game.bank_initial, game.bank_increment, game.bank_cap)
+    assert bank_fields == ("bank", 4 * HOUR, 2 * HOUR, 12 * HOUR)
+    assert (game.visibility, game.rated) == ("private", False)
+
+
+@pytest.mark.django_db
+def test_a_rematch_of_a_public_game_with_a_per_move_limit_is_public_with_that_limit(players):
+    original = ended_game(players[:2], bots=1, time_limit_hours=24, options={})
+    game = rematch.propose_rematch(user=players[0], game_id=original.pk).game
+    assert (game.clock, game.time_limit_hours, game.visibility) == ("move", 24, "public")
+    assert Seat.objects.filter(game=game, is_bot=True).count() == 1
+    assert game.options == {k: v for k, v in original.options.items() if k != "deal"}

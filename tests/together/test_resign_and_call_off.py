@@ -13,8 +13,8 @@ from together_helpers import committing, play_to_the_end, play_until
 
 from games.exceptions import GameError
 from games.history import selectors as history_selectors
-from games.history.services import check_snapshot
-from games.models import Game, GameEvent, GameStatus, PlayerStats, Seat
+from games.history.services import check_snapshot, verify_deal
+from games.models import Game, GameEvent, GameState, GameStatus, PlayerStats, Seat
 from games.play.services import check_play_move
 from notifications.models import OutboxEmail
 from together import services
@@ -86,7 +86,6 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert not Seat.objects.filter(game=game, awaited=True).exists()
     assert not Seat.objects.filter(game=game, final_rank__isnull=False).exists()
     assert not PlayerStats.objects.exists()
-    assert not game.revealed_seed
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "This game was called off." in page
     history = history_selectors.match_history(user=players[2])
@@ -95,6 +94,31 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert "called off" in client.get(reverse("my-games")).content.decode()
     assert client.get(reverse("game-replay", args=[game.pk])).status_code == 404
     assert check_snapshot(game).problems == []
+
+
+def test_a_called_off_game_says_so_at_the_top_and_reveals_its_seed_everywhere(client, players):
+    game = start_game("konamon", players[:2], bots=1)
+    services.propose_call_off(user=players[0], game_id=game.pk)
+    services.answer_call_off(user=players[1], game_id=game.pk, accept=True)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    seed = GameState.objects.get(game=game).seed
+    assert game.revealed_seed == seed
+    assert verify_deal(game) == []
+    client.force_login(players[1])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    status = page[page.index('<section class="turn-status"') :]
+    status = status[: status.index("</section>")]
+    assert "This game was called off." in status and "to move" not in status
+    assert ">to move<" not in page and "choosing" not in page  # nobody is awaited on the board either
+    deal_check = page[page.index('<section class="card deal-check"') :]
+    deal_check = deal_check[: deal_check.index("</section>")]
+    assert seed in deal_check and "once the game is over" not in deal_check
+    assert client.get(reverse("api-game", args=[game.pk])).json()["game"]["seed"] == seed
+    from notifications.emails import render
+
+    told = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TABLE, payload__what="abandoned")
+    assert told and all("The seed of the deal is revealed on the game page" in render(row)[1] for row in told)
 
 
 def test_one_refusal_ends_the_proposal_and_the_game_goes_on(players):
@@ -235,3 +259,39 @@ def test_a_private_game_i_may_not_see_answers_its_table_forms_as_a_missing_game(
         assert client.post(reverse(route, args=[hidden.pk]), data, **headers).status_code == 404
         assert client.post(reverse(route, args=[hidden.pk + 1000]), data, **headers).status_code == 404
     assert not Seat.objects.filter(game=hidden, is_bot=True).exists()
+
+
+def test_after_a_resignation_log_banner_end_screen_email_and_api_name_the_same_winner(client, players, monkeypatch):
+    """Marumiere's seed 12: the bots playing both resigned seats finish with seat 1 (resigned) tied first with
+    the bot of seat 2 by the engine's count. A resigned seat counts as last, so the bot alone wins, everywhere."""
+    from notifications.emails import render
+
+    monkeypatch.setattr("games.lobby.services.new_seed", lambda: 12)
+    game = start_game("marumiere", players[:2], bots=1)
+    with committing():
+        services.resign(user=players[0], game_id=game.pk)
+        services.resign(user=players[1], game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    engine_winners = {row["seat"] for row in game.outcome if row["rank"] == 1}
+    seats = {s.number: s for s in Seat.objects.filter(game=game).select_related("user")}
+    resigned = {n for n, s in seats.items() if s.resigned_at is not None}
+    assert engine_winners & resigned, "the stacked seed no longer makes a resigned seat tie for first"
+    (winner,) = [s for s in seats.values() if s.final_rank == 1]
+    loser = next(seats[n] for n in engine_winners & resigned)
+    assert loser.final_rank == 3
+
+    client.force_login(players[0])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert f"The game is over. Winner: {winner.name}!" in page and "Winners:" not in page
+    banner = page[page.index('<div class="end-banner">') :]
+    assert f"{winner.name} wins!" in banner[: banner.index("</div>")]
+    log = client.get(reverse("api-game-log", args=[game.pk])).json()["entries"]
+    assert [e["text"] for e in log if e["text"].startswith("The game is over.")] == [
+        f"The game is over. Winner: {winner.name}!"
+    ]
+    outcome = client.get(reverse("api-game", args=[game.pk])).json()["game"]["outcome"]
+    assert {row["seat"]: row["rank"] for row in outcome} == {n: s.final_rank for n, s in seats.items()}
+    for row in OutboxEmail.objects.filter(kind=OutboxEmail.Kind.FINISHED, game=game):
+        subject, text, html = render(row)
+        assert f"\n1. {winner.name} – " in text and f"\n3. {loser.name} " in text and "\n2. " not in text, text

@@ -1,4 +1,5 @@
-"""After a finished game: the rematch, within reach of the end banner, above the board (issue 19)."""
+"""After a game is over (finished, or called off: issue 35): the rematch, within reach of the end banner, above the
+board (issue 19)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,6 @@ panel = Panel(
     template="together/_table_actions.html",
     place="above",
     order=10,
-    condition=lambda table: table.game.status == GameStatus.FINISHED,
+    condition=lambda table: table.game.status in (GameStatus.FINISHED, GameStatus.ABANDONED),
     selector=select,
 )

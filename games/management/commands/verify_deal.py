@@ -1,4 +1,4 @@
-"""Re-run a finished game's deal from its revealed seed and compare."""
+"""Re-run a finished or called-off game's deal from its revealed seed and compare."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,7 +7,7 @@ from games.models import Game
 
 
 class Command(BaseCommand):
-    help = "For a finished game: check the revealed seed against its SHA-256 and re-run seats, deal and moves."
+    help = "For a game over (finished or called off): check the revealed seed against its SHA-256, re-run the game."
 
     def add_arguments(self, parser):
         parser.add_argument("game_id", type=int)
@@ -23,5 +23,5 @@ class Command(BaseCommand):
             raise CommandError(f"game {game_id} does not verify")
         self.stdout.write(
             f"game {game_id}: seed {game.revealed_seed} has SHA-256 {game.seed_sha256}; "
-            f"seats, deal and all {game.version} moves re-run to the same outcome"
+            f"seats, deal and all {game.version} moves re-run to the same game"
         )

@@ -137,7 +137,8 @@ def test_a_game_table_in_japanese_reads_naturally(players, client):
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "あなたの手番です。" in page
     # The site's naturaltime joins the two parts as a duration, not with Django's list separator (issue 19).
-    assert re.search(r"1日23時間後に時間切れになります。", page), re.findall(r"[^>]*時間切れ[^<]*", page)
+    # The clock's own reading (issue 35), not a rounded "1日23時間後".
+    assert "残り時間：<strong data-clock-text>1日23時間</strong>" in page, re.findall(r"[^>]*残り時間[^<]*", page)
     assert "窯" in page and "オーブン" not in page and "具材" not in page
     assert not re.search("(?<!たった)今から", page)
 
