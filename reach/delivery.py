@@ -22,8 +22,10 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
+from notifications.outbox import obsolete_reason_of
 from reach import push, safehttp, texts, webhooks
-from reach.models import Channel, Delivery, EventKind, Webhook
+from reach.flags import refresh_flags
+from reach.models import Channel, Delivery, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +75,6 @@ def _deliver(row: Delivery, now) -> str:
             if hook.failures:
                 Webhook.objects.filter(pk=hook.pk).update(failures=0, last_error="")
     except push.Gone as exc:
-        from reach.fanout import refresh_flags
-
         subscription = row.subscription
         logger.info("push subscription %s of user %s is gone; removed", subscription.pk, row.user_id)
         subscription.delete()
@@ -98,17 +98,9 @@ def _obsolete(row: Delivery) -> str | None:
             return "push is not configured"
     elif row.webhook is None or not row.webhook.active:
         return "webhook removed or turned off"
-    if row.kind in ("turn", "reminder"):
-        from notifications.delivery import _turn_over
-
-        return _turn_over(row, None)
-    if row.kind == EventKind.CHAT:
-        from reach.chat import unread
-
-        row.chat = unread(row)  # what the message says (reach.texts)
-        if not row.chat.count:
-            return "chat read already"
-    return None
+    # What the message's kind says (registered by the app that owns it): the turn is over, the chat was read…
+    # It may fill in what the message says (the unread chat, ``row.chat``, read by reach.texts).
+    return obsolete_reason_of(row)
 
 
 def _mark(row: Delivery, status: str, error: str) -> str:
@@ -138,7 +130,6 @@ def _count_failure(hook: Webhook, error: str, now) -> None:
     hook.last_error = error
     fields = ["failures", "last_error"]
     if hook.active and hook.failures >= webhooks.MAX_CONSECUTIVE_FAILURES:
-        from reach.fanout import refresh_flags
         from reach.notices import tell_webhook_disabled
 
         hook.active, hook.disabled_at = False, now

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from notifications.emails import game_title, game_url
+from notifications.outbox import obsolete_reason_of
 from notifications.texts import awaited_phrase
 from reach.models import Delivery, EventKind
 
@@ -60,10 +61,10 @@ def _body(row: Delivery, game) -> str:
 
 
 def _chat(row: Delivery):
-    from reach.chat import unread
-
+    """The unread chat the message tells of (``row.chat``, set by the chat kind's ``prepare``: reach.delivery
+    asks it first, to drop what was read meanwhile)."""
     if getattr(row, "chat", None) is None:
-        row.chat = unread(row)  # reach.delivery reads it first, to drop what was read meanwhile
+        obsolete_reason_of(row)
     return row.chat
 
 

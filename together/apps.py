@@ -9,7 +9,7 @@ class TogetherConfig(AppConfig):
     verbose_name = _("Playing together")
 
     def ready(self) -> None:
-        # Signal receivers (a declined rematch) and the e-mails this app writes to the outbox.
-        from together import emails, receivers  # noqa: F401
+        # Signal receivers (a declined rematch), and the kinds of message this app sends (chat, table news).
+        from together import messages, receivers  # noqa: F401
 
-        emails.register()
+        messages.register()

@@ -21,8 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Seat
 from notifications.models import OutboxEmail
-from notifications.outbox import Draft, queue, wants_game_mail
-from reach.models import Channel, EventKind
+from notifications.outbox import Draft, queue, wanted_by_email, wants_game_mail
 from together.models import Block, ChatMessage, SeatCorner
 from together.selectors import unread_summary
 
@@ -46,9 +45,9 @@ def queue_chat_emails(*, message: ChatMessage, seats: list[Seat] | None = None) 
     seats = [seat for seat in seats if wants_game_mail(seat.user)]
     if not seats:
         return []
-    from reach.prefs import wanting
-
-    chatty = wanting([seat.user_id for seat in seats], Channel.EMAIL, EventKind.CHAT)
+    # Those who turned chat e-mails on (the channels page's switches; off by default).
+    chatty = {d.user.pk for d in wanted_by_email(
+        [Draft(seat.user, OutboxEmail.Kind.CHAT, "", message.game) for seat in seats])}
     seats = [seat for seat in seats if seat.user_id in chatty]
     if not seats:
         return []
@@ -127,7 +126,7 @@ def chat_news(*, game, user) -> dict:
     return {"chat_latest": [{"name": m.author_name, "text": m.text} for m in latest], "chat_count": count}
 
 
-def _render_chat(row, ctx):
+def render_chat(row, ctx):
     from notifications.emails import Rendered
 
     news = chat_news(game=row.game, user=row.user)
@@ -141,7 +140,7 @@ def _render_chat(row, ctx):
     return Rendered(subject, "together_chat", ctx)
 
 
-def _render_table(row, ctx):
+def render_table(row, ctx):
     from notifications.emails import Rendered
 
     payload = row.payload
@@ -157,11 +156,3 @@ def _render_table(row, ctx):
     else:
         subject = _("%(game)s was called off") % {"game": title}
     return Rendered(subject, "together_table", ctx)
-
-
-def register() -> None:
-    """Hand the platform's e-mail renderer ours (``notifications.emails.RENDERERS``)."""
-    from notifications import emails
-
-    emails.RENDERERS.setdefault(OutboxEmail.Kind.CHAT, _render_chat)
-    emails.RENDERERS.setdefault(OutboxEmail.Kind.TABLE, _render_table)

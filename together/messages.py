@@ -1,7 +1,9 @@
-"""Chat at my table by push and webhook: through the outbox, coalesced, never a blocked author's words.
+"""The messages of playing together: their kinds (chat, table news), registered in ``TogetherConfig.ready()``,
+and chat at my table by push and webhook.
 
-When a message is stored (``together.services.post_chat_message``, in its transaction), each other
-seated player who uses push or webhooks gets a delivery, unless they blocked the author. Coalescing:
+Chat by push and webhook goes through the outbox's channels, coalesced, never a blocked author's words. When a
+message is stored (``together.services.post_chat_message``, in its transaction), each other seated player who
+uses push or webhooks gets a delivery, unless they blocked the author. Coalescing:
 
 - the delivery's key names the seat's read mark (``SeatCorner.chat_read_upto``), so until the reader has
   read the chat, every further message maps onto the same key and adds nothing (``ON CONFLICT DO
@@ -10,7 +12,7 @@ seated player who uses push or webhooks gets a delivery, unless they blocked the
 - the delivery waits ``CHAT_DELAY`` before it goes, so the messages of a burst are all in it, and a
   reader at the table (whose live page marks the chat read) is not buzzed for what they just read;
 - it is written at delivery time from what the reader has not read then (the latest message and how
-  many), and dropped if that is nothing.
+  many), and dropped if that is nothing (the chat kind's ``prepare``, on every channel).
 
 Need to know: what is sent is what the reader's own chat shows them: messages of this table others wrote
 since their read mark, without removed ones and without those of users they blocked
@@ -22,11 +24,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from reach.fanout import Event, queue_events
-from reach.models import EventKind
+from django.utils import timezone
+
+from notifications.models import OutboxEmail
+from notifications.outbox import Draft, MessageKind, publish, register_kind
 
 CHAT_DELAY = dt.timedelta(seconds=20)
 PREVIEW_CHARACTERS = 140
+# The channels that hear each chat message once until it is read (e-mail has its own hourly rule:
+# ``together.emails``).
+CHAT_CHANNELS = ("push", "webhook")
 
 
 def queue_chat_deliveries(*, message, seats: list) -> list[int]:
@@ -46,11 +53,13 @@ def queue_chat_deliveries(*, message, seats: list) -> list[int]:
     if not seats:
         return []
     marks = dict(SeatCorner.objects.filter(seat__in=seats).values_list("seat_id", "chat_read_upto"))
-    return queue_events([
-        Event(seat.user, EventKind.CHAT, f"chat:{message.game_id}:{seat.number}:{marks.get(seat.pk, 0)}",
-              message.game, {"seat_number": seat.number, "message_id": message.pk}, delay=CHAT_DELAY)
+    not_before = timezone.now() + CHAT_DELAY
+    written = publish([
+        Draft(seat.user, OutboxEmail.Kind.CHAT, f"chat:{message.game_id}:{seat.number}:{marks.get(seat.pk, 0)}",
+              message.game, {"seat_number": seat.number, "message_id": message.pk}, not_before=not_before)
         for seat in seats
-    ])
+    ], only=CHAT_CHANNELS)
+    return [pk for ids in written.values() for pk in ids]
 
 
 @dataclass
@@ -76,3 +85,22 @@ def unread(row) -> Unread:
 def _preview(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= PREVIEW_CHARACTERS else text[: PREVIEW_CHARACTERS - 1] + "…"
+
+
+def prepare_chat(row) -> str | None:
+    """At delivery, on a push or webhook: what is unread now (``row.chat``); nothing unread, nothing to send."""
+    if isinstance(row, OutboxEmail):
+        return None  # the hourly chat e-mail tells the message it was written for (``together.emails``)
+    row.chat = unread(row)
+    return None if row.chat.count else "chat read already"
+
+
+def register() -> None:
+    from notifications import emails
+    from together import emails as together_emails
+
+    register_kind(MessageKind(OutboxEmail.Kind.CHAT, "game", render_email=together_emails.render_chat,
+                              prepare=prepare_chat))
+    register_kind(MessageKind(OutboxEmail.Kind.TABLE, "game", render_email=together_emails.render_table))
+    if together_emails.chat_news not in emails.GAME_NEWS:
+        emails.GAME_NEWS.append(together_emails.chat_news)
