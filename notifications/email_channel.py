@@ -17,6 +17,8 @@ class EmailChannel:
     ``shared(seats_by_game)``: what the messages of one delivery batch share (``notifications.emails``)."""
 
     name = "email"
+    quiet = True
+    once_field = "turn_email_at"
 
     def __init__(self, *, build, shared) -> None:
         self.build, self.shared = build, shared
@@ -27,11 +29,18 @@ class EmailChannel:
 
     def queue(self, messages: list[Draft]) -> list[int]:
         """The e-mails of those messages whose recipients get that kind by e-mail at all."""
-        return queue([m for m in messages if self.wants(m)])
+        wanted = [m for m in messages if self.wants(m)]
+        ids = queue(wanted)
+        for message in wanted:
+            message.written.add(self.name)
+        return ids
 
     @staticmethod
     def wants(message: Draft) -> bool:
-        audience = get_kind(message.kind).audience
+        kind = get_kind(message.kind)
+        if kind.wants_email is not None and not kind.wants_email(message.user):
+            return False
+        audience = kind.audience
         if audience == "account":
             return True
         user = message.user

@@ -181,7 +181,8 @@ def render_turn(row, ctx) -> Rendered:
     what = awaited_phrase(game.engine_slug, payload.get("move_types") or [])
     players = ctx["players"]
     news = [platform_event_text(item.get("kind"), _news_name(item, players)) for item in payload.get("news") or []]
-    ctx.update(what=what, news=[n for n in news if n], **_events(row, ctx))
+    # The button opens the game page at its move form (each game's moves.html: ``<section id="moves">``).
+    ctx.update(what=what, news=[n for n in news if n], move_url=ctx["game_url"] + "#moves", **_events(row, ctx))
     ctx.update(_chat_news(row))
     ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)

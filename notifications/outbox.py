@@ -88,6 +88,8 @@ class Draft:
     payload: dict = field(default_factory=dict)
     # Not sent before this moment (a "your move" e-mail held a while: see notifications.receivers); None: at once.
     not_before: Any = None
+    # Filled in by the channels: the names of those that wrote a row for it.
+    written: set = field(default_factory=set)
 
 
 # The message of a channel: a Draft (who, which kind, a unique key, the game, what the recipient may know).
@@ -98,10 +100,16 @@ class Channel(Protocol):
     """A way out for messages (e-mail, Web Push, webhook): its own outbox rows, delivery and sweeper."""
 
     name: str
+    # A channel for people follows the quiet rules (hold, presence, "once until I visit"); one for programs
+    # (webhooks) hears every event at once.
+    quiet: bool
+    # Optional, for a channel for people: the ``SeatNotice`` field holding when it last told a seat "your move"
+    # ("once until I visit" counts per channel); without it, the e-mail's (``turn_email_at``).
 
     def queue(self, messages: list[Draft]) -> list[int]:
-        """In the caller's transaction: write the rows of those messages this channel carries; their ids.
-        Delivery is queued after commit (losing that is harmless: ``sweep`` finds the rows)."""
+        """In the caller's transaction: write the rows of those messages this channel carries; their ids. Adds its
+        name to ``written`` of each message it wrote a row for. Delivery is queued after commit (losing that is
+        harmless: ``sweep`` finds the rows)."""
 
     def deliver(self, ids: list[int]) -> dict:
         """Deliver the rows among ``ids`` that are pending and due; each id's outcome."""
@@ -155,9 +163,12 @@ class MessageKind:
     # ``build_email(row) -> EmailMessage`` for a message rendered elsewhere (account mail: allauth's).
     render_email: Callable | None = None
     build_email: Callable | None = None
-    # At delivery, on every channel: a reason to drop the row (the turn is over, the chat was read), or None;
-    # it may attach what the message says to the row (``row.chat``).
+    # At delivery, on every channel: ``prepare(row, quiet=…)`` a reason to drop the row (the turn is over, the
+    # chat was read; with ``quiet``, a channel for people: the reader is at the table), or None; it may attach
+    # what the message says to the row (``row.chat``).
     prepare: Callable | None = None
+    # Whether a user gets this kind by e-mail at all, beyond its audience (your move: "every time" or "once").
+    wants_email: Callable | None = None
 
 
 _KINDS: dict[str, MessageKind] = {}
@@ -175,10 +186,11 @@ def get_kind(name: str) -> MessageKind:
     return _KINDS.get(name) or MessageKind(name)
 
 
-def obsolete_reason_of(row) -> str | None:
-    """What the row's kind says at delivery, on any channel: a reason to drop it, or None."""
+def obsolete_reason_of(row, *, quiet: bool = True) -> str | None:
+    """What the row's kind says at delivery, on any channel (``quiet``: one for people): a reason to drop it,
+    or None."""
     prepare = get_kind(row.kind).prepare
-    return prepare(row) if prepare is not None else None
+    return prepare(row, quiet=quiet) if prepare is not None else None
 
 
 # Preferences: functions (drafts) -> the drafts their recipients want by e-mail (reach registers the per-kind

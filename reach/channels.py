@@ -21,6 +21,8 @@ class DeliveryChannel:
     def __init__(self, transport: str) -> None:
         self.name = str(transport)
         self.transport = transport
+        self.quiet = transport == Channel.PUSH  # push is for people; a webhook's program hears every event
+        self.once_field = "turn_push_at"  # "once until I visit" counts pushes apart from e-mails
 
     def queue(self, messages: list) -> list[int]:
         """The rows of ``messages`` on this transport, in a savepoint: a failure here costs these notifications,
@@ -32,10 +34,14 @@ class DeliveryChannel:
             for m in messages
         ]
         try:
-            return queue_events(events, transports=(self.transport,))
+            ids = queue_events(events, transports=(self.transport,))
         except Exception:
             logger.exception("reach: %s deliveries of %s messages are lost", self.name, len(events))
             return []
+        for message, event in zip(messages, events, strict=True):
+            if event.pushed or (self.transport == Channel.WEBHOOK and ids):
+                message.written.add(self.name)
+        return ids
 
     def deliver(self, ids: list[int]) -> dict:
         from reach.delivery import deliver_many

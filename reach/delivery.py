@@ -100,7 +100,7 @@ def _obsolete(row: Delivery) -> str | None:
         return "webhook removed or turned off"
     # What the message's kind says (registered by the app that owns it): the turn is over, the chat was read…
     # It may fill in what the message says (the unread chat, ``row.chat``, read by reach.texts).
-    return obsolete_reason_of(row)
+    return obsolete_reason_of(row, quiet=row.channel == Channel.PUSH)
 
 
 def _mark(row: Delivery, status: str, error: str) -> str:

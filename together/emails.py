@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -57,14 +58,18 @@ def queue_chat_emails(*, message: ChatMessage, seats: list[Seat] | None = None) 
         )
     )
     seats = [seat for seat in seats if seat.user_id not in blockers]
-    claimed = _claim_chat_email(seat_ids=[seat.pk for seat in seats], now=timezone.now())
+    now = timezone.now()
+    claimed = _claim_chat_email(seat_ids=[seat.pk for seat in seats], now=now)
+    # Held like "your move", and dropped at delivery if the reader is at the table (together.messages).
+    hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
     drafts = [
         Draft(
             seat.user,
             OutboxEmail.Kind.CHAT,
             f"chat:{message.game_id}:{seat.number}:{message.pk}",
             message.game,
-            {"seat_number": seat.number, "message_id": message.pk},
+            {"seat_number": seat.number, "message_id": message.pk, **({"held": True} if hold else {})},
+            not_before=now + hold if hold else None,
         )
         for seat in seats
         if seat.pk in claimed

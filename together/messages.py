@@ -87,12 +87,48 @@ def _preview(text: str) -> str:
     return text if len(text) <= PREVIEW_CHARACTERS else text[: PREVIEW_CHARACTERS - 1] + "…"
 
 
-def prepare_chat(row) -> str | None:
-    """At delivery, on a push or webhook: what is unread now (``row.chat``); nothing unread, nothing to send."""
-    if isinstance(row, OutboxEmail):
-        return None  # the hourly chat e-mail tells the message it was written for (``together.emails``)
-    row.chat = unread(row)
-    return None if row.chat.count else "chat read already"
+def prepare_chat(row, *, quiet: bool = True) -> str | None:
+    """At delivery: nothing for a reader at the table (a live stream of the game open in their browser, on a
+    channel for people), nor for one who has read it meanwhile; else what is unread now (``row.chat``).
+
+    The hourly chat e-mail tells the message it was written for (``together.emails``). When it was held
+    (``TURN_NOTIFY_HOLD_SECONDS``) and is dropped, the reader's next message may e-mail them again."""
+    from live import presence
+
+    if not isinstance(row, OutboxEmail):
+        if quiet and presence.stream_open(game_id=row.game_id, user_id=row.user_id):
+            return "at the table (live stream open)"
+        row.chat = unread(row)
+        return None if row.chat.count else "chat read already"
+    if not row.payload.get("held"):
+        return None
+    if presence.stream_open(game_id=row.game_id, user_id=row.user_id):
+        reason = "at the table (live stream open)"
+    elif _read(row):
+        reason = "chat read already"
+    else:
+        return None
+    _chat_email_again(row)
+    return reason
+
+
+def _read(row) -> bool:
+    """Whether the reader's chat is read up to the message the e-mail was written for."""
+    from together.models import SeatCorner
+
+    read_upto = SeatCorner.objects.filter(
+        seat__game_id=row.game_id, seat__number=row.payload.get("seat_number"), seat__user_id=row.user_id
+    ).values_list("chat_read_upto", flat=True).first() or 0
+    return read_upto >= (row.payload.get("message_id") or 0)
+
+
+def _chat_email_again(row) -> None:
+    """The hourly chat e-mail was not sent: the next message may send one."""
+    from together.models import SeatCorner
+
+    SeatCorner.objects.filter(
+        seat__game_id=row.game_id, seat__number=row.payload.get("seat_number"), seat__user_id=row.user_id
+    ).update(chat_emailed_at=None)
 
 
 def register() -> None:
