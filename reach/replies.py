@@ -76,11 +76,37 @@ def move_labels(*, game, view: dict, legal_moves: list) -> list[str]:
     return ui.move_labels(view=view or {}, legal_moves=legal_moves)
 
 
+TEXT_WIDTH = 66  # columns of a line of codes in the plain-text part (a phone shows about this many)
+
+
 @dataclass
 class Codes:
     address: str | None
     codes: list[tuple[str, str]]  # (code, label)
     too_many: bool
+
+    @property
+    def lines(self) -> list[str]:
+        """The codes as ``12 = Play No. 3``, as many to a line as fit in ``TEXT_WIDTH`` columns (a CJK character
+        takes two), for the plain-text part: the list stays short, the labels whole."""
+        lines, line, used = [], [], 0
+        for code, label in self.codes:
+            item = f"{code} = {label}"
+            width = _columns(item)
+            if line and used + 3 + width > TEXT_WIDTH:
+                lines.append("   ".join(line))
+                line, used = [], 0
+            used += width + (3 if line else 0)
+            line.append(item)
+        if line:
+            lines.append("   ".join(line))
+        return lines
+
+
+def _columns(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def codes_for(*, game, seat_number: int, user_id: int) -> Codes | None:
@@ -160,7 +186,7 @@ def is_automatic(message, *, mail_from: str | None) -> bool:
 
 @dataclass
 class Result:
-    outcome: str  # played, stale, illegal, unreadable, used, ignored
+    outcome: str  # played, stale, illegal, unreadable, not_listed, used, ignored
     detail: str = ""
 
 
@@ -216,7 +242,7 @@ def _play(*, seat, version: int, token: str, line: str | None) -> Result:
     except IntegrityError:
         return _answer(seat, Result("used"))
     except _NoSuchCode:
-        return _answer(seat, Result("unreadable", line or ""))
+        return _answer(seat, Result("not_listed", str(code)))  # a number, but none of the e-mail's codes
     except StaleVersion:
         return _answer(seat, Result("stale"))
     except GameError as exc:
@@ -268,6 +294,7 @@ def render_move_reply(row, ctx):
         "stale": _("%(game)s: the game has moved on") % {"game": title},
         "illegal": _("%(game)s: that move is not possible") % {"game": title},
         "unreadable": _("%(game)s: we could not read your move") % {"game": title},
+        "not_listed": _("%(game)s: that is not one of the listed moves") % {"game": title},
         "used": _("%(game)s: that reply was used already") % {"game": title},
     }
     return Rendered(subjects.get(outcome, title), "move_reply", ctx)

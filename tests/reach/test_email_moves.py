@@ -59,7 +59,8 @@ def turn_mail_for(user):
 
 
 def codes_in(message) -> list[str]:
-    return re.findall(r"^  (\d+)  ", message.body, re.MULTILINE)
+    # "12 = Play No. 3", several to a line (issue 34: the codes come last, compact).
+    return re.findall(r"(?:^|   )(\d+) = ", message.body, re.MULTILINE)
 
 
 def reply(listener, message, first_line: str, *, sender=None, extra_headers=None, to=None, lmtp=False):
@@ -166,7 +167,10 @@ def test_an_unreadable_or_unknown_code_gets_a_reply_saying_why(players, listener
     reply(listener, message, "99")
     assert Move.objects.filter(game=game).count() == 0
     unread = [m for m in mail.outbox if "we could not read your move" in m.subject]
-    assert len(unread) == 2 and all(m.reply_to for m in unread), "the answer lists the codes again"
+    assert len(unread) == 1 and unread[0].reply_to, "the answer lists the codes again"
+    # A number that is none of the codes is not "unreadable" (issue 34): the answer says so, and lists them again.
+    [not_listed] = [m for m in mail.outbox if "that is not one of the listed moves" in m.subject]
+    assert not_listed.reply_to and "99 is not one of the listed moves" in not_listed.body
 
 
 @pytest.mark.parametrize("headers,sender", [
@@ -252,7 +256,7 @@ def test_the_codes_name_each_move_in_the_games_words_and_the_readers_language(pl
     labels = labels_of(seat.number, game, "fr")
     body = turn_mail_for(seat.user).body
     for code, label in enumerate(labels, start=1):
-        assert f"  {code}  {label}" in body, (label, body)
+        assert f"{code} = {label}" in body, (label, body)
     assert ("Pile 1, carte du dessus" if slug == "marumiere" else "Jouer le n°") in body
 
 
