@@ -286,7 +286,7 @@ def running_stack(artifacts: Path):
             "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
             # "Your move" waits this long and is dropped if its reader is at the table (issue 34; 180 s in
             # production): short, so that a player who left the table hears it within the tests' patience.
-            "TURN_NOTIFY_HOLD_SECONDS": os.environ.get("E2E_TURN_NOTIFY_HOLD_SECONDS", "3"),
+            "TURN_NOTIFY_HOLD_SECONDS": os.environ.get("E2E_TURN_NOTIFY_HOLD_SECONDS", "8"),
             "LOG_LEVEL": "INFO",
             # Redis pub/sub ignores database numbers: another run's pages must not hear our tables.
             "LIVE_CHANNEL_PREFIX": f"e2e{web_port}",

@@ -12,7 +12,7 @@ from e2e.tables import make_move, start_game
 from e2e.test_konamon import konamon_policy
 from e2e.test_live import move_and_watch, mover_and_watcher, wait_streaming
 
-HOLD_SECONDS = 3  # the stack's TURN_NOTIFY_HOLD_SECONDS (e2e/stack.py)
+HOLD_SECONDS = 8  # the stack's TURN_NOTIFY_HOLD_SECONDS (e2e/stack.py)
 
 
 def turn_mails(table, player) -> list:

@@ -32,7 +32,7 @@ from notifications.models import OutboxEmail
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-HOLD = 4
+HOLD = 8  # more than the delivery's due tolerance (notifications.delivery.DUE_TOLERANCE, 5 s)
 
 
 class WorkerWithBeat(Worker):
@@ -155,7 +155,10 @@ def test_at_the_table_with_streams_on_another_web_process_no_your_move_email(pla
         wait_until(lambda user=user: settled(user), HOLD + 20, quiet)
     rows = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TURN)
     assert rows.count() >= 6 and set(rows.values_list("status", flat=True)) == {"dropped"}
-    assert set(rows.values_list("last_error", flat=True)) == {"at the table (live stream open)"}
+    reasons = set(rows.values_list("last_error", flat=True))
+    # Turns played within the hold are over by then; the others (the last one at least) met the open stream.
+    assert "at the table (live stream open)" in reasons
+    assert reasons <= {"at the table (live stream open)", "that turn is over", "seat no longer awaited"}
     assert not turn_mail(folder, players[0]) and not turn_mail(folder, players[1])
 
 
