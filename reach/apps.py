@@ -17,6 +17,7 @@ class ReachConfig(AppConfig):
         channels.register()  # Web Push and webhooks
         register_email_preference(prefs.drop_unwanted_email)  # the per-kind e-mail switches of the channels page
         register_kind(MessageKind(notices.WEBHOOK_OFF, "service", render_email=notices.render_webhook_off))
-        register_kind(MessageKind(replies.MOVE_REPLY, "service", render_email=replies.render_move_reply))
+        register_kind(MessageKind(replies.MOVE_REPLY, "service", render_email=replies.render_move_reply,
+                                  prepare=replies.confirmation_folded))
         if replies.email_context not in emails.MOVE_REPLY_CONTEXT:
             emails.MOVE_REPLY_CONTEXT.append(replies.email_context)
