@@ -48,6 +48,7 @@ from accounts.models import NotifyMode
 from games import signals
 from games.history import selectors as history_selectors
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
+from notifications.kinds import wants_turn_email
 from notifications.models import OutboxEmail, SeatNotice
 from notifications.outbox import Draft, channels, publish, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
@@ -273,8 +274,6 @@ def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict
 
 
 def _wants_turn_email(user) -> bool:
-    from notifications.kinds import wants_turn_email
-
     return wants_turn_email(user)
 
 
