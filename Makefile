@@ -58,6 +58,7 @@ e2e: $(E2E_STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports  # the import contracts of pyproject.toml: the core below the features, no circles
 
 check: $(STAMP)
 	DEBUG=0 CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-key-for-the-deploy-check ALLOWED_HOSTS=mammamia.example \

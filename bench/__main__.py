@@ -49,7 +49,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--only", nargs="*", default=None,
                         choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout", "live"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
-    # The README's deployment runs `celery worker -c 4`; so does the bench.
+    # docs/deploying.md's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
     parser.add_argument("--players", type=int, nargs="*", default=[1, 8, 32, 128])
     parser.add_argument("--duration", type=float, default=12.0, help="seconds measured per closed-loop level")

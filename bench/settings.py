@@ -14,3 +14,5 @@ STATIC_ROOT = env.str("BENCH_STATIC_ROOT", default=str(BASE_DIR / "var" / "bench
 
 # A queue of its own: a worker of another deployment sharing the broker never takes the bench's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "mammamia-bench"
+CELERY_OUTGOING_QUEUE = "mammamia-bench-outgoing"  # webhooks and push (mammamia/workers.py)
+CELERY_TASK_ROUTES = {"reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE}}

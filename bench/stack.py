@@ -146,14 +146,22 @@ class Stack:
         _wait(lambda: _port_open(self.email_port), 20, "the mail catcher")
 
     def start_workers(self) -> None:
-        self._start("worker", [sys.executable, "-m", "celery", "-A", "mammamia", "worker", "-l", "warning",
-                               "-c", str(self.celery_concurrency), "-n", f"bench-{os.getpid()}@%h",
-                               "--without-gossip", "--without-mingle"])
+        from bench import settings as bench_settings
+        from mammamia.workers import worker_commands
+
+        # One worker per queue, as in production: the main one with the bench's concurrency.
+        for name, argv in worker_commands(sys.executable, concurrency=self.celery_concurrency,
+                                          name=f"bench-{os.getpid()}", loglevel="warning",
+                                          extra=("--without-gossip", "--without-mingle"),
+                                          main_queue=bench_settings.CELERY_TASK_DEFAULT_QUEUE,
+                                          outgoing_queue=bench_settings.CELERY_OUTGOING_QUEUE).items():
+            self._start(name, argv)
         from mammamia.celery import app
 
         def answers() -> bool:
             self._alive("worker")
-            return bool(app.control.ping(timeout=0.5))
+            self._alive("worker-outgoing")
+            return len(app.control.ping(timeout=0.5)) >= 2
 
         _wait(answers, 60, "the Celery worker")
 
@@ -195,7 +203,7 @@ class Stack:
             raise RuntimeError(f"{name} exited with {process.popen.returncode}:\n{tail}")
 
     def stop(self) -> None:
-        for name in ("web", "worker", "mail"):
+        for name in ("web", "worker", "worker-outgoing", "mail"):
             process = self.processes.pop(name, None)
             if process is not None:
                 process.stop()

@@ -12,3 +12,12 @@ class CompetitionConfig(AppConfig):
         from competition import emails, receivers  # noqa: F401
 
         emails.register()
+        from competition import selectors
+        from games import policies
+
+        policies.register_stats_extra(selectors.add_ratings_to_stats)
+        policies.register_access_columns(selectors.access_columns)
+        from competition import panel
+        from games import panels
+
+        panels.register(panel.panel)

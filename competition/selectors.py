@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db.models import Case, OuterRef, Q, Subquery, When
 from django.utils import timezone
 
 from competition.models import Rating, RatingChange
@@ -41,6 +42,17 @@ class Shown:
 
 def shown(row: Rating) -> Shown:
     return Shown(value=row.conservative, games=row.games)
+
+
+def access_columns(*, user) -> dict:
+    """Each seated player's rating of the game, read with the game's seats (``games.policies`` access columns),
+    for a rated game only (PostgreSQL evaluates the subqueries only when the CASE holds)."""
+    rating = Rating.objects.filter(user_id=OuterRef("user_id"), engine_slug=OuterRef("game__engine_slug"), games__gt=0)
+    rated = Q(game__rated=True)
+    return {
+        "rating_value": Case(When(rated, then=Subquery(rating.values("conservative")[:1]))),
+        "rating_games": Case(When(rated, then=Subquery(rating.values("games")[:1]))),
+    }
 
 
 def ratings_for(*, user_ids: Iterable[int | None], engine_slug: str) -> dict[int, Shown]:
@@ -74,6 +86,14 @@ def add_ratings_to_players(players: list[dict], *, engine_slug: str) -> list[dic
     for player in players:
         player["rating"] = ratings.get(player.get("user_id"))
     return players
+
+
+def add_ratings_to_stats(*, user, rows: list[dict]) -> None:
+    """A profile's per-game statistics rows (``games.history.selectors.game_stats``) with each game's
+    ``rating`` of ``user``: one query (``games.policies`` stats extra)."""
+    ratings = ratings_for_pairs((user.pk, row["engine_slug"]) for row in rows)
+    for row in rows:
+        row["rating"] = ratings.get((user.pk, row["engine_slug"]))
 
 
 # Leaderboards ----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
     python docs/api_client_example.py http://127.0.0.1:8000 alice 'her password'            # one move
     python docs/api_client_example.py http://127.0.0.1:8000 alice 'her password' --until-end
 
-It picks the first legal move; a real bot would choose better. What it relies on (README, "JSON API"):
+It picks the first legal move; a real bot would choose better. What it relies on (docs/api.md):
 a game answer's version, view and legal moves are of one version, so a move chosen from it and sent
 with that version is stale (409) only if the game moved on for my seat in the meantime — then read the
 game again and choose again. The idempotency key makes a retry after a lost answer harmless.

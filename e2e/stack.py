@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from mammamia.workers import worker_commands
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 E2E_DATABASE = os.environ.get("E2E_DATABASE", "mammamia_e2e")
 E2E_REDIS_DB = os.environ.get("E2E_REDIS_DB", "")
@@ -306,12 +308,15 @@ def running_stack(artifacts: Path):
 
         web = start("web", web_argv(web_port))
         stack.restart_web = lambda: _restart_web(stack, web_port, cleanup)
-        start("worker", [PYTHON, "-m", "celery", "-A", "mammamia", "worker", "-l", "info", "-c", "2",
-                         "-n", f"e2e-{web_port}@%h", "--without-gossip", "--without-mingle"])
+        # One worker per queue (mammamia/workers.py), as in production.
+        for name, argv in worker_commands(PYTHON, concurrency=2, name=f"e2e-{web_port}",
+                                          extra=("--without-gossip", "--without-mingle")).items():
+            start(name, argv)
         start("beat", [PYTHON, "-m", "celery", "-A", "mammamia", "beat", "-l", "info",
                        "-s", str(artifacts / "logs" / "celerybeat-schedule")])
         _wait_http(stack, web)
         _wait_log(stack, "worker", "ready.")
+        _wait_log(stack, "worker-outgoing", "ready.")
         log(f"site at {base_url} (DEBUG=0, uvicorn), worker and beat up, mail to {mail_dir}; "
             f"{time.monotonic() - started:.1f}s")
         yield stack

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from api import pagination
 from api.snapshot import snapshot
+from games import policies
 from games.engines import engine_slugs
 from games.exceptions import GameError, GameNotActive, GameNotFound, GameNotOpen, NotSeated
 from games.history import selectors as history_selectors
@@ -123,10 +124,8 @@ class MyGamesView(ApiView):
             .order_by("-awaited", F("deadline_at").asc(nulls_last=True), "awaited_since", "-game_id")
         )
         rows, next_token, previous_token = pagination.numbered_page(request, seats, per_page=MY_GAMES_PER_PAGE)
-        from together.selectors import unread_counts
-
-        unread = unread_counts(user=request.user, game_ids=[seat.game_id for seat in rows])
-        context = {"request": request, "chat_unread": unread}
+        extra = policies.my_games_extra(user=request.user, game_ids=[seat.game_id for seat in rows])
+        context = {"request": request, "chat_unread": {}, **extra}
         results = MyGameSerializer(rows, many=True, context=context).data
         return Response(pagination.page_body(request, results, next_token=next_token, previous_token=previous_token))
 

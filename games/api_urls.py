@@ -2,9 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from accounts import api as accounts_api
 from games import api
-from trust import api as trust_api
 
 
 class SwaggerDocs(SpectacularSwaggerSplitView):
@@ -23,9 +21,6 @@ class SwaggerDocs(SpectacularSwaggerSplitView):
 
 urlpatterns = [
     path("docs/", SwaggerDocs.as_view(url_name="api-schema"), name="api-docs"),
-    path("token/", trust_api.TokenView.as_view(), name="api-token"),
-    path("tokens/", trust_api.MyTokensView.as_view(), name="api-tokens"),
-    path("tokens/<str:token_key>/", trust_api.RevokeTokenView.as_view(), name="api-token-item"),
     path("games/", api.MyGamesView.as_view(), name="api-games"),
     path("lobby/", api.LobbyView.as_view(), name="api-lobby"),
     path("games/<int:game_id>/", api.GameView.as_view(), name="api-game"),
@@ -40,12 +35,6 @@ urlpatterns = [
         api.InviteSuggestionsView.as_view(),
         name="api-game-invite-suggestions",
     ),
-    path("games/<int:game_id>/invite-links/", trust_api.InviteLinksView.as_view(), name="api-game-invite-links"),
-    path(
-        "games/<int:game_id>/invite-links/<int:link_id>/",
-        trust_api.InviteLinkView.as_view(),
-        name="api-game-invite-link",
-    ),
     path("games/<int:game_id>/log/", api.GameLogView.as_view(), name="api-game-log"),
     path("games/<int:game_id>/replay/", api.ReplayView.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/reveal/", api.RevealView.as_view(), name="api-game-reveal"),
@@ -55,11 +44,4 @@ urlpatterns = [
         api.DeclineInvitationView.as_view(),
         name="api-invitation-decline",
     ),
-    path("users/<str:username>/", accounts_api.ProfileView.as_view(), name="api-user"),
-    path("users/<str:username>/history/", accounts_api.HistoryView.as_view(), name="api-user-history"),
-    path("settings/", accounts_api.SettingsView.as_view(), name="api-settings"),
-    path("settings/away/", accounts_api.AwayView.as_view(), name="api-settings-away"),
-    path("settings/quiet-days/", accounts_api.QuietDaysView.as_view(), name="api-settings-quiet-days"),
-    path("account/export/", trust_api.AccountExportView.as_view(), name="api-account-export"),
-    path("account/delete/", trust_api.AccountDeleteView.as_view(), name="api-account-delete"),
 ]

@@ -5,3 +5,14 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # The core's own panels of the table (games.panels); the feature apps register theirs in their ready().
+        # The Celery tasks the services queue by name (games.play.services.BOT_TASK) exist in every process,
+        # the web's too (Celery's autodiscovery imports them only in a worker).
+        from games import panels, tasks  # noqa: F401
+        from games.lobby import panel as invitations
+        from games.panels import deal_check
+
+        panels.register(invitations.panel)
+        panels.register(deal_check.panel)

@@ -18,6 +18,8 @@ from django.apps import AppConfig, apps
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
+from games import engines
+
 if TYPE_CHECKING:
     from games.engines.base import Engine
     from games.ui.base import GameUI
@@ -130,7 +132,7 @@ class GameAppConfig(AppConfig):
     def lengths(self) -> dict[int, GameLength]:
         """Seat count -> measured length, from the folder's ``length.json`` (``python -m games.engines.length``
         writes it); ``{}`` for a game not measured yet (the site then says nothing about its length)."""
-        from games.engines.length import FILE_NAME, read
+        from games.engines.length_file import FILE_NAME, read
 
         stored = read(Path(self.path) / FILE_NAME) or {}
         lengths = {}
@@ -180,3 +182,11 @@ def game_title(slug: str) -> str:
 
 def game_slugs() -> list[str]:
     return [config.slug for config in all_games()]
+
+
+def _site_engines() -> dict:
+    return {game.slug: game.engine for game in all_games()}
+
+
+# games.engines.get_engine serves the installed game apps once Django is ready, without importing this module.
+engines.use_site_registry(_site_engines)

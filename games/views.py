@@ -6,13 +6,9 @@ Every game page, partial and log is built from the viewer's own SeatView row.
 
 from __future__ import annotations
 
-import uuid
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -20,25 +16,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.confirm import confirm_mode, must_confirm
-from clocks.display import player_clocks
-from competition.selectors import add_ratings_to_players
-from games import board as game_board
+from accounts.confirm import must_confirm
+from games import page, panels, policies
 from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError, ReplayUnavailable
-from games.forms import CreateGameForm, InviteForm, option_label, option_value_label
+from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
-from games.models import GameEvent, GameStatus
+from games.models import GameStatus
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.play.selectors import GameAccess
-
-LOG_ON_PAGE = 20
-
 
 # Lobby and my games --------------------------------------------------------------
 
@@ -65,9 +56,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     sections = play_selectors.my_games(user=request.user, finished_page=request.GET.get("page"))
-    from together.page import my_games_context
-
-    return render(request, "games/my_games.html", {"sections": sections, **my_games_context(request.user, sections)})
+    extra = policies.my_games_extra(user=request.user, game_ids=[], sections=sections)
+    return render(request, "games/my_games.html", {"sections": sections, **extra})
 
 
 @login_required
@@ -155,8 +145,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         for error in form.errors.get("username", [_("Give the username of the player to invite.")]):
             messages.error(request, error)
         return redirect("game", game_id) if access is not None and access.may_view else redirect("lobby")
-    context = _game_context(request, access)
-    context["invite_form"] = form
+    context = page.game_context(request, access, extra={"invite_form": form})
     return render(request, "games/game.html", context, status=400)
 
 
@@ -214,218 +203,10 @@ def _access_or_404(request: HttpRequest, game_id: int) -> GameAccess:
     return access
 
 
-def _ui(slug: str):
-    from games.ui import get_ui
-
-    return get_ui(slug)
-
-
-def _platform_event_text(event: GameEvent) -> str:
-    name = event.name or _("A player")
-    kind = event.kind
-    if kind == GameEvent.Kind.JOINED:
-        return _("%(name)s took a seat.") % {"name": name}
-    if kind == GameEvent.Kind.STARTED:
-        return _("The game started. Seats and the first player were drawn from the game's seed.")
-    if kind == GameEvent.Kind.TIMEOUT:
-        return _("%(name)s ran out of time: the bot moved for them.") % {"name": name}
-    if kind == GameEvent.Kind.DROPPED_OUT:
-        return _("%(name)s ran out of time three times and dropped out: the bot plays their seat now.") % {"name": name}
-    if kind == GameEvent.Kind.CANCELLED:
-        return _("The game was cancelled.")
-    from together.texts import platform_event_text
-
-    return platform_event_text(kind, name) or kind
-
-
-def _log_lines(game, seat_view, seat_number, players, *, full_log: list[dict] | None = None) -> list[dict]:
-    entries = play_selectors.log_entries(
-        game=game,
-        seat_view=seat_view,
-        seat_number=seat_number,
-        full_log=full_log,
-        limit=None if full_log is not None else LOG_ON_PAGE,
-        annotate=lambda events: _ui(game.engine_slug).annotated_log(events, players=players),
-    )
-    play_selectors.add_log_times(game=game, seat_number=seat_number, entries=entries, seat_view=seat_view)
-    return _lines(game.engine_slug, entries, players)
-
-
-def _lines(slug: str, entries, players) -> list[dict]:
-    """The log as people read it (issue 19): each line with its time (a new day says its date), a break
-    before each round, runs of events the game collapses (Mamma Mia!'s forgotten announcements) as one
-    line, and no line the next one says again (Konamon!'s own "has chosen")."""
-    from django.utils import timezone
-
-    from games.ui import describe_event
-
-    ui = _ui(slug)
-    lines: list[dict] = []
-    run: list = []
-
-    def flush() -> None:
-        if run:
-            text = ui.collapsed_text([entry.event for entry in run], players=players)
-            lines.append({"platform": False, "text": text, "at": run[-1].at, "hidden": True})
-            run.clear()
-
-    for position, entry in enumerate(entries):
-        if entry.kind != "engine":
-            flush()
-            lines.append({"platform": True, "text": _platform_event_text(entry.platform), "at": entry.at})
-            continue
-        event = entry.event
-        kind = event.get("type") if isinstance(event, dict) else None
-        if kind in ui.collapsed_events:
-            run.append(entry)
-            continue
-        flush()
-        following = entries[position + 1] if position + 1 < len(entries) else None
-        if following is not None and following.kind == "engine" and ui.redundant_event(event, following.event):
-            continue
-        lines.append(
-            {
-                "platform": False,
-                "text": describe_event(slug, event, players),
-                "at": entry.at,
-                "round_break": kind in ui.round_events and bool(lines),
-            }
-        )
-    flush()
-    day = None
-    for line in lines:
-        if line.get("at") is not None:
-            today = timezone.localtime(line["at"]).date()
-            line["new_day"] = today != day
-            day = today
-    return lines
-
-
-def _game_context(request: HttpRequest, access: GameAccess, *, error: str | None = None) -> dict:
-    game = access.game
-    players = play_selectors.player_dicts(access.seats)
-    add_ratings_to_players(players, engine_slug=game.engine_slug)  # part of the board's cache key
-    players = player_clocks(game=game, seats=access.seats, players=players)
-    seat_number = access.seat_number
-    context = {
-        "game": game,
-        "players": players,
-        "seat": access.seat,
-        "error": error,
-        "poll_seconds": settings.GAME_POLL_SECONDS,
-        "page_token": play_selectors.page_token(game=game, seats=access.seats),
-        "idempotency_key": uuid.uuid4(),
-        "my_turn": False,
-        "title": str(game),
-        "option_labels": _option_labels(game),
-        "confirm_moves": confirm_mode(request.user),
-    }
-    if game.status == GameStatus.OPEN:
-        seated = access.seat is not None
-        context.update(
-            {
-                "free_seats": game.players - len(access.seats),
-                "may_join": request.user.is_authenticated and not seated,
-                "invite_form": InviteForm() if seated else None,
-                "invite_links": _invite_links(request, game) if seated else [],
-                "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
-            }
-        )
-        if seated:  # who is invited, and whom the invitation box suggests before anything is typed
-            context["pending_invitations"] = lobby_selectors.pending_invitations(game=game)
-            context["invite_suggestions"] = lobby_selectors.invite_suggestions(game=game, user=request.user)
-        return context
-    if game.status == GameStatus.CANCELLED:
-        return context
-    # Chat, notes, resign, call off and rematch (issue 17): read for this viewer, outside the cached board.
-    from together.page import table_context
-
-    context.update(table_context(user=request.user, access=access))
-    context["page_token"] = play_selectors.page_token(
-        game=game, seats=access.seats, activity=context["activity_stamp"]
-    )
-    shows_moves = access.seat is not None and not access.seat.is_bot
-
-    def build_board() -> game_board.BoardParts:
-        # Only on a cache miss: the viewer's own SeatView row, the UI's context and the log.
-        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number, with_log_times=True)
-        if seat_view is None:
-            raise Http404
-        ui = _ui(game.engine_slug)
-        view = {**seat_view.view, "log": seat_view.log_tail}
-        legal_moves = seat_view.legal_moves if shows_moves else []
-        my_turn = bool(legal_moves) and game.status == GameStatus.ACTIVE
-        scores = view.get("scores") or []
-        board = ui.page_context(view=view, legal_moves=legal_moves, seat=seat_number, players=players)
-        board.update(
-            {
-                "game": game,
-                "players": [{**p, "score_now": scores[i] if i < len(scores) else None} for i, p in enumerate(players)],
-                "seat": access.seat,
-                "seat_view": seat_view,
-                "view": view,
-                "table_template": ui.table_template,
-                "moves_template": ui.moves_template,
-                "legal_moves": legal_moves,
-                "my_turn": my_turn,
-                "log_lines": _log_lines(game, seat_view, seat_number, players),
-                "log_is_trimmed": seat_view.log_size > LOG_ON_PAGE,
-            }
-        )
-        if game.status == GameStatus.FINISHED:
-            board.update(_finished_context(game, players, ui, seat_number))
-        # A move committed between reading the game and this row: right for now, wrong under this key.
-        of_this_version = max(seat_view.view_version, seat_view.moves_version) <= game.version
-        return game_board.BoardParts(context=board, my_turn=my_turn, cacheable=of_this_version)
-
-    # The board (players, table, move form, log) changes only with the game's version: cached per viewer.
-    board = game_board.render_board(
-        key=game_board.board_key(game=game, viewer_seat=seat_number, players=players, shows_moves=shows_moves),
-        build=build_board,
-        csrf_token=get_token(request),
-        idempotency_key=str(context["idempotency_key"]),
-    )
-    context.update({"board": board.html, "my_turn": board.my_turn, "awaited": [p for p in players if p["awaited"]]})
-    if board.my_turn:
-        context["title"] = _("● Your move — %(game)s") % {"game": game}
-    return context
-
-
-def _invite_links(request: HttpRequest, game) -> list[dict]:
-    from trust.invites import link_url, links_for
-
-    return [{"link": link, "url": link_url(request, link)} for link in links_for(game)]
-
-
-def _option_labels(game) -> list[tuple[str, str]]:
-    try:
-        engine_options = game.engine.options
-    except KeyError:
-        return []
-    return [
-        (
-            option_label(game.engine_slug, name),
-            option_value_label(game.engine_slug, name, game.options.get(name, values[0])),
-        )
-        for name, values in engine_options.items()
-    ]
-
-
-def _finished_context(game, players, ui, viewer_seat: int | None) -> dict:
-    state = history_services.final_state(game)
-    hands = ui.revealed_hands(state)
-    try:
-        revealed_template = get_template(ui.revealed_template) and ui.revealed_template
-    except TemplateDoesNotExist:
-        revealed_template = None
-    end = history_selectors.end_screen(game=game, state=state, players=players, ui=ui, viewer_seat=viewer_seat)
-    return {**end, "revealed_hands": hands, "revealed_template": revealed_template}
-
-
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     access = _access_or_404(request, game_id)
-    context = _game_context(request, access)
+    context = page.game_context(request, access)
     seat = access.seat
     if seat is not None and access.game.status != GameStatus.OPEN:
         play_services.note_visit(seat=seat, version=access.game.version)
@@ -445,7 +226,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     access = _access_or_404(request, game_id)
     if unchanged:
         return HttpResponse(status=204)
-    context = _game_context(request, access)
+    context = page.game_context(request, access)
     if access.seat is not None and access.game.status != GameStatus.OPEN:
         play_services.note_visit(seat=access.seat, version=access.game.version)
     return render(request, "games/_live.html", context)
@@ -469,7 +250,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
 
     def parse(game, legal_moves):
         try:
-            return _ui(game.engine_slug).parse_move(request.POST, legal_moves=legal_moves)
+            return page.ui_of(game.engine_slug).parse_move(request.POST, legal_moves=legal_moves)
         except BadMoveInput as exc:
             raise BadInput(exc.message) from None
 
@@ -485,7 +266,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)
         if access is None or not access.may_view:
             raise Http404 from None
-        context = _game_context(request, access, error=exc.message)
+        context = page.game_context(request, access, error=exc.message)
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
     return HttpResponseRedirect(reverse("game-table" if request.htmx else "game", args=[game_id]))
@@ -518,7 +299,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     players = play_selectors.player_dicts(access.seats)
     seat_view, log = history_selectors.seat_view_with_log(game=game, seat_number=access.seat_number)
-    lines = _log_lines(game, seat_view, access.seat_number, players, full_log=log)
+    lines = page.log_lines(game, seat_view, access.seat_number, players, full_log=log)
     return render(request, "games/log.html", {"game": game, "lines": lines, "players": players})
 
 
@@ -546,7 +327,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("game", game.pk)
     step = max(0, min(step, total))
-    ui = _ui(game.engine_slug)
+    ui = page.ui_of(game.engine_slug)
     engine = game.engine
     view = engine.view(state, as_seat)
     context = {
@@ -571,13 +352,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context["revealed_template"] = None
     log = ui.annotated_log(view.get("log") or [], players=players)
     entries = [play_selectors.LogEntry("engine", event=event) for event in log[-12:]]
-    context["log_lines"] = _lines(game.engine_slug, entries, players)[-10:]
+    context["log_lines"] = page.lines(game.engine_slug, entries, players)[-10:]
     reveal = ui.replay_reveal(state)
     if reveal is not None:
         context["replay_reveal"] = reveal
         context["reveal_template"] = f"{ui.template_folder}/replay_reveal.html"
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
-    from together.page import replay_chat
-
-    context["chat_lines"] = replay_chat(access=access, user=request.user, step=step, total=total, last_move=last_move)
+    extra = {"step": step, "total": total, "last_move": last_move}
+    context["panels"] = panels.shown(page.table_for(request, access, page="replay", players=players, extra=extra))
     return render(request, "games/replay.html", context)

@@ -1,4 +1,4 @@
-"""Live updates: open pages hear about changes through a Server-Sent Events stream (README, "Live updates").
+"""Live updates: open pages hear about changes through a Server-Sent Events stream (docs/live-updates.md).
 
 - ``live.publish``: what writes call (after commit) to say "game N is at version V", "user U's games
   changed" or "game N has new chat"; one Redis PUBLISH round trip, from any process.

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import transaction
 
 from live.grants import game_group, user_group
+from live.tokens import page_token
 
 logger = logging.getLogger(__name__)
 
@@ -83,9 +84,8 @@ def publish_on_commit(events: Iterable[tuple[str, str, dict]]) -> None:
 def game_changed(*, game, seats) -> None:
     """``game`` (as just saved, with ``seats``: every seat now at the table) changed: its version, its
     status or who sits there. Tells the game's viewers and each seated person's other pages."""
-    from games.play.selectors import page_token
-
-    data = {"game": game.pk, "version": game.version, "token": page_token(game=game, seats=seats)}
+    token = page_token(version=game.version, status=game.status, seat_count=len(seats))
+    data = {"game": game.pk, "version": game.version, "token": token}
     users = sorted({seat.user_id for seat in seats if seat.user_id is not None and not seat.is_bot})
     publish_on_commit(
         [(game_group(game.pk), "game", data)]

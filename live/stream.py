@@ -32,7 +32,7 @@ RETRY_MS = 2000
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache, no-store"),
-    # nginx: do not buffer this response (the README's proxy settings say the same).
+    # nginx: do not buffer this response (docs/live-updates.md's proxy settings say the same).
     (b"x-accel-buffering", b"no"),
     (b"x-content-type-options", b"nosniff"),
 ]

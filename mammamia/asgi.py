@@ -1,4 +1,4 @@
-"""The production entry point: ``uvicorn mammamia.asgi:application`` (README, "Deploying for real").
+"""The production entry point: ``uvicorn mammamia.asgi:application`` (docs/deploying.md).
 
 Two parts behind one address:
 

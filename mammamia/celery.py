@@ -12,7 +12,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-# Worker database connections live like a web worker's (README, "Worker database connections").
+# Worker database connections live like a web worker's (docs/deploying.md, "Worker database connections").
 # Celery's Django fixup would close every connection before and after each task, so each task
 # paid a new PostgreSQL backend (fork, authentication, cold catalog caches); settings'
 # CELERY_DB_REUSE_MAX turns that off, and these handlers do what Django does around a request:

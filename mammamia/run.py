@@ -1,4 +1,4 @@
-"""``make run``: migrate, then serve the site (uvicorn) with a Celery worker and beat.
+"""``make run``: migrate, then serve the site (uvicorn) with Celery workers (one per queue) and beat.
 
 Runs under ``mammamia.devservices`` so DATABASE_URL and CELERY_BROKER_URL
 point at real services. Processes are managed by honcho: Ctrl-C stops them all.
@@ -12,10 +12,13 @@ whole site down.
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
 from pathlib import Path
+
+from mammamia.workers import worker_commands
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -68,11 +71,12 @@ def main() -> int:
         web = f"{uvicorn} --workers 2"
     procfile_lines += [
         f"web: {web}",
-        f"worker: {python} -m celery -A mammamia worker -l info -c 2",
+        # One worker per queue (mammamia/workers.py): webhooks and push never delay moves and e-mails.
+        *(f"{key}: {shlex.join(argv)}" for key, argv in worker_commands(python, concurrency=2, name="run").items()),
         f"beat: {python} -m celery -A mammamia beat -l info -s {BASE_DIR / 'var' / 'celerybeat-schedule'}",
     ]
     # Moves by e-mail reply: the inbound listener (reach/inbound.py). In development the domain is a
-    # placeholder: send replies to 127.0.0.1:2525 yourself (README, "Moves by e-mail reply").
+    # placeholder: send replies to 127.0.0.1:2525 yourself (docs/notifications.md, "Moves by e-mail reply").
     env.setdefault("INBOUND_MAIL_DOMAIN", "reply.localhost")
     procfile_lines.append(f"inbound: {python} manage.py receive_mail --port {env.get('INBOUND_MAIL_PORT', '2525')}")
     procfile = BASE_DIR / "var" / "Procfile.run"

@@ -155,7 +155,7 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # The owner's way in while a stranger exhausts the password limits: a one-time code sent by e-mail.
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # Behind a reverse proxy every request comes from the proxy's address: the client's is the
-# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (README).
+# N-th address from the right of X-Forwarded-For, N the number of proxies that append to it (docs/deploying.md).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 
 # API tokens (django-rest-knox, trust.ApiToken): stored hashed, one per device, lapsing after
@@ -241,6 +241,16 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
+# Two queues, each with workers of its own (mammamia/workers.py starts both in `make run`, e2e and bench):
+# "celery" for moves, bots, time-outs and e-mails; "outgoing" for calls to addresses users give us
+# (webhooks, Web Push), so a slow receiver can never delay a move (docs/deploying.md, "Worker queues").
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_OUTGOING_QUEUE = "outgoing"
+CELERY_TASK_ROUTES = {"reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE}}
+# A safety net for every task (the outgoing ones have tighter limits of their own, reach/tasks.py): past the
+# soft limit the task gets SoftTimeLimitExceeded, past the hard one its worker process is replaced.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=540)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=600)
 CELERY_BEAT_SCHEDULE = {
     # The safety net of the e-mail outbox: delivers rows whose on-commit queueing was lost.
     "deliver-outbox": {"task": "notifications.tasks.deliver_pending_notifications", "schedule": 30.0},

@@ -26,6 +26,8 @@ urlpatterns = [
     path("", include("together.urls")),
     path("", include("reach.urls")),
     path("api/", include("games.api_urls")),
+    path("api/", include("trust.api_urls")),
+    path("api/", include("accounts.api_urls")),
     path("api/", include("together.api_urls")),
     path("api/", include("reach.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

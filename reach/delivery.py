@@ -1,9 +1,13 @@
 """Delivering the push/webhook outbox: claim, send, mark, retry with backoff (as notifications.delivery).
 
-A row is claimed ``FOR UPDATE SKIP LOCKED`` while pending and due, sent with the lock held and marked in
-the same transaction, so two workers never both send it. At-least-once: only a crash between the peer's
-answer and our COMMIT sends it again (a push replaces the previous one of its game by its tag; a webhook
-receiver can drop a repeated ``X-Mammamia-Delivery`` id).
+No database lock is held across the network: a row is claimed in a short transaction (``FOR UPDATE SKIP
+LOCKED`` while pending and due; its attempt counted and ``next_attempt_at`` pushed ``CLAIM_LEASE`` ahead, so
+no other worker or sweep takes it meanwhile), committed, then called (``safehttp``: one deadline for the whole
+call), then its outcome is written in a second short transaction. The owner deleting a hook or a browser, a
+move, a sweep never wait for a receiver. If the worker dies during the call, the lease runs out and the row is
+due again. At-least-once: only a crash between the peer's answer and our second COMMIT sends it again (a push
+replaces the previous one of its game by its tag; a webhook receiver can drop a repeated
+``X-Mammamia-Delivery`` id). A call counts as sent only on a complete 2xx answer.
 
 Push: 2xx sent; 404/410 the subscription is gone and deleted; other 4xx failed for good; 429, 5xx and
 network errors retried. Webhook: 2xx sent; anything else retried (1, 2, 4... minutes, ``MAX_ATTEMPTS``);
@@ -25,7 +29,7 @@ from django.utils import timezone
 from notifications.outbox import obsolete_reason_of
 from reach import push, safehttp, texts, webhooks
 from reach.flags import refresh_flags
-from reach.models import Channel, Delivery, Webhook
+from reach.models import Channel, Delivery, PushSubscription, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +38,9 @@ BACKOFF_BASE = dt.timedelta(minutes=1)
 BACKOFF_MAX = dt.timedelta(hours=2)
 BATCH_SIZE = 25
 SWEEP_SECONDS = 25.0
+# How long a claimed row stays out of the due set: more than one call may take (then it is due again: its
+# worker died or was stopped by its time limit).
+CLAIM_LEASE = dt.timedelta(seconds=safehttp.TIMEOUT_SECONDS + 50)
 
 
 def backoff(attempts: int) -> dt.timedelta:
@@ -41,33 +48,52 @@ def backoff(attempts: int) -> dt.timedelta:
     return delay * (1 + random.random() / 10)
 
 
-def deliver_many(ids: list[int]) -> dict[int, str]:
-    """Deliver the rows among ``ids`` that are pending and due; each id's outcome."""
+def deliver_many(ids: list[int], *, budget_seconds: float | None = None) -> dict[int, str]:
+    """Deliver the rows among ``ids`` that are pending and due, one at a time; each id's outcome.
+
+    ``budget_seconds``: claim no new row after this long (the rest stays due for the sweeper), so a task
+    stays within its time limit however slow the receivers."""
     outcomes = dict.fromkeys(ids, "skipped")
-    now = timezone.now()
-    with transaction.atomic():
-        rows = list(
-            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user", "game", "subscription", "webhook")
-            .filter(pk__in=ids, status=Delivery.Status.PENDING, next_attempt_at__lte=now + dt.timedelta(seconds=5))
-            .order_by("pk")
-        )
-        for row in rows:
-            outcomes[row.pk] = _deliver(row, now)
+    started = time.monotonic()
+    for pk in ids:
+        if budget_seconds is not None and time.monotonic() - started > budget_seconds:
+            break
+        outcome, row = claim(pk)
+        outcomes[pk] = _deliver(row) if row is not None else outcome
     return outcomes
 
 
-def _deliver(row: Delivery, now) -> str:
-    reason = _obsolete(row)
-    if reason:
-        return _mark(row, Delivery.Status.DROPPED, reason)
-    row.attempts += 1
+def claim(pk: int) -> tuple[str, Delivery | None]:
+    """Take row ``pk`` for one attempt: ``("claimed", row)`` if it is pending, due and nobody else has it,
+    its lease (``next_attempt_at``) running; ``("dropped", None)`` if it is obsolete (its user, hook or browser
+    gone, its turn over, its attempts spent); ``("skipped", None)`` otherwise."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = (
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user", "game", "subscription", "webhook")
+            .filter(pk=pk, status=Delivery.Status.PENDING, next_attempt_at__lte=now + dt.timedelta(seconds=5))
+            .first()
+        )
+        if row is None:
+            return "skipped", None
+        reason = _obsolete(row) or ("gave up" if row.attempts >= MAX_ATTEMPTS else None)
+        if reason:
+            return _mark(row, Delivery.Status.DROPPED, reason), None
+        row.attempts += 1
+        row.next_attempt_at = now + CLAIM_LEASE
+        row.save(update_fields=["attempts", "next_attempt_at"])
+    return "claimed", row
+
+
+def _deliver(row: Delivery) -> str:
+    """One call for a claimed row (no transaction open), then its outcome recorded."""
+    now = timezone.now()
     try:
         message = texts.message(row)
         if row.channel == Channel.PUSH:
             push.send(row.subscription.info(), message)
-            row.subscription.last_success_at = timezone.now()
-            row.subscription.save(update_fields=["last_success_at"])
+            PushSubscription.objects.filter(pk=row.subscription_id).update(last_success_at=timezone.now())
         else:
             hook = row.webhook
             webhooks.call(url=hook.url, secret=hook.secret, event=row.kind, delivery_id=row.pk,
@@ -75,17 +101,27 @@ def _deliver(row: Delivery, now) -> str:
             if hook.failures:
                 Webhook.objects.filter(pk=hook.pk).update(failures=0, last_error="")
     except push.Gone as exc:
-        subscription = row.subscription
-        logger.info("push subscription %s of user %s is gone; removed", subscription.pk, row.user_id)
-        subscription.delete()
-        row.subscription = None
+        logger.info("push subscription %s of user %s is gone; removed", row.subscription_id, row.user_id)
+        PushSubscription.objects.filter(pk=row.subscription_id).delete()
         refresh_flags(row.user_id)
-        return _mark(row, Delivery.Status.FAILED, f"subscription gone: {exc}"[:2000])
+        return _record(row, Delivery.Status.FAILED, _error_text(f"subscription gone: {exc}"))
     except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
         return _failed(row, exc, now)
     row.sent_at = timezone.now()
     logger.info("%s delivery %s (%s) sent to user %s", row.channel, row.pk, row.kind, row.user_id)
-    return _mark(row, Delivery.Status.SENT, "")
+    return _record(row, Delivery.Status.SENT, "")
+
+
+def _record(row: Delivery, status: str, error: str, *, next_attempt_at=None) -> str:
+    """Write the outcome of the attempt this worker claimed. Nothing if the row has gone meanwhile (its user
+    deleted) or was claimed again after our lease ran out (the later attempt has the last word)."""
+    fields = {"last_error": error, "sent_at": row.sent_at}
+    if status == Delivery.Status.PENDING:
+        fields["next_attempt_at"] = next_attempt_at
+    else:
+        fields["status"] = status
+    Delivery.objects.filter(pk=row.pk, status=Delivery.Status.PENDING, attempts=row.attempts).update(**fields)
+    return status if status != Delivery.Status.PENDING else "retry"
 
 
 def _obsolete(row: Delivery) -> str | None:
@@ -109,23 +145,33 @@ def _mark(row: Delivery, status: str, error: str) -> str:
     return status
 
 
+def _error_text(text: str) -> str:
+    """What we keep of an error: it may quote the receiver's answer, and a NUL in it would make the row
+    unwritable (PostgreSQL stores none), leaving it claimed and retried for ever."""
+    return text.replace("\x00", "\\x00")[:2000]
+
+
 def _failed(row: Delivery, exc: Exception, now) -> str:
     permanent = isinstance(exc, (safehttp.Refused, push.Rejected))
-    error = f"{type(exc).__name__}: {exc}"[:2000]
+    error = _error_text(f"{type(exc).__name__}: {exc}")
     if row.channel == Channel.WEBHOOK:
         _count_failure(row.webhook, error, now)
     if permanent or row.attempts >= MAX_ATTEMPTS:
         logger.warning("%s delivery %s failed for good: %s", row.channel, row.pk, error)
-        return _mark(row, Delivery.Status.FAILED, error)
-    row.last_error, row.next_attempt_at = error, now + backoff(row.attempts)
-    row.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+        return _record(row, Delivery.Status.FAILED, error)
     logger.warning("%s delivery %s: attempt %s failed (%s)", row.channel, row.pk, row.attempts, error)
-    return "retry"
+    return _record(row, Delivery.Status.PENDING, error, next_attempt_at=now + backoff(row.attempts))
 
 
 def _count_failure(hook: Webhook, error: str, now) -> None:
     """One more failure in a row for ``hook``; at the limit, turn it off and tell its owner by e-mail."""
-    hook = Webhook.objects.select_for_update().get(pk=hook.pk)
+    with transaction.atomic():
+        hook = Webhook.objects.select_for_update().filter(pk=hook.pk).first()
+        if hook is not None:  # its owner may have removed it during the call
+            _count_failure_locked(hook, now, error)
+
+
+def _count_failure_locked(hook: Webhook, now, error: str) -> None:
     hook.failures += 1
     hook.last_error = error
     fields = ["failures", "last_error"]
@@ -158,7 +204,11 @@ def sweep(*, budget_seconds: float = SWEEP_SECONDS) -> dict[str, int]:
             break
         progressed = False
         for start in range(0, len(ids), BATCH_SIZE):
-            for outcome in deliver_many(ids[start:start + BATCH_SIZE]).values():
+            if time.monotonic() - started >= budget_seconds:
+                break
+            left = budget_seconds - (time.monotonic() - started)
+            batch = deliver_many(ids[start:start + BATCH_SIZE], budget_seconds=left)
+            for outcome in batch.values():
                 counts[outcome] = counts.get(outcome, 0) + 1
                 progressed = progressed or outcome != "skipped"
         if not progressed:

@@ -22,7 +22,6 @@ import email
 import email.policy
 import hashlib
 import hmac
-import html
 import logging
 import re
 import uuid
@@ -36,6 +35,7 @@ from django.utils.translation import gettext as _
 from games.exceptions import GameError, StaleVersion
 from games.models import Seat, SeatView
 from notifications.outbox import Draft, queue
+from reach.mailtext import html_text
 from reach.models import UsedReplyToken
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,10 @@ logger = logging.getLogger(__name__)
 MAX_CODES = 30  # more legal moves than this: the e-mail says to use the site
 MOVE_REPLY = "move_reply"
 LOOP_HEADER = "X-Mammamia-Loop"
-TOKEN_RE = re.compile(r"move\+(\d{1,12})-(\d{1,3})-(\d{1,12})-([a-z2-7]{24})@", re.IGNORECASE)
+# Numbers in their canonical form only (no leading zeros): "-02-" would carry the same numbers, hence pass the
+# MAC, under another spelling, and so slip past the "used" mark, which remembers the token as written.
+TOKEN_RE = re.compile(r"move\+(0|[1-9]\d{0,11})-(0|[1-9]\d{0,2})-(0|[1-9]\d{0,11})-([a-z2-7]{24})@",
+                      re.IGNORECASE)
 
 
 def enabled() -> bool:
@@ -154,10 +157,13 @@ def first_line(message: email.message.EmailMessage) -> str | None:
         text = part.get_content()
     except (LookupError, ValueError):
         return None
+    # NUL is no character anyone writes, and PostgreSQL stores none (the answer's JSON would be refused and
+    # the listener would say 451 forever): gone before anything is read.
+    text = text.replace("\x00", "")
     if part.get_content_type() == "text/html":
-        text = html.unescape(re.sub(r"<[^>]+>", "\n", re.sub(r"(?is)<(blockquote|style|script).*?</\1>", "", text)))
+        text = html_text(text)  # a real parser, in bounded time (reach.mailtext)
     for line in text.splitlines():
-        line = line.strip().lstrip("\ufeff")
+        line = line[:1000].strip().lstrip("\ufeff")  # what is matched below stays short
         if not line:
             continue
         if QUOTE_START.match(line):
@@ -213,7 +219,7 @@ def handle(raw: bytes, *, recipients: list[str] | None = None, mail_from: str | 
     ):
         logger.info("inbound mail with a forged or outdated reply address for game %s ignored", game_id)
         return Result("ignored", "bad token")
-    token = match.group(0).lower()
+    token = f"move+{game_id}-{seat_number}-{version}-{match.group(4).lower()}@"  # one spelling per address
     # The answer's words (the move played, why it is not possible) in the player's language.
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
         return _play(seat=seat, version=version, token=token, line=first_line(message))

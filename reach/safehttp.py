@@ -5,8 +5,14 @@ Every request: parse the URL (http or https only, no credentials), resolve the h
 address it resolves to is not a public one (private, loopback, link-local, multicast, reserved, shared,
 IPv4-mapped forms of those...), then connect to the checked address itself, so a DNS answer that changes
 between the check and the connection (rebinding) cannot move us elsewhere; TLS still verifies the
-certificate for the host name. Short timeouts, a bounded response, and redirects are never followed (a
-3xx is a failure).
+certificate for the host name. Redirects are never followed (a 3xx is a failure).
+
+One deadline for the whole call (``timeout``, ``TIMEOUT_SECONDS`` by default): the name lookup, the
+connection, the TLS handshake, sending the request and reading the whole answer together, whatever the
+receiver does (a byte every few seconds keeps each read alive, never the call). The answer is read with
+h11, a strict HTTP/1.1 parser, and counts only when it is complete: a status line, a 200 then a closed
+connection, or a body shorter than its length is ``IncompleteAnswer``, never a success. Answers are
+bounded (``MAX_RESPONSE_BYTES``).
 
 ``ALLOWED_FOR_TESTS`` is the only way to reach a non-public address: a module attribute (not a setting,
 not read from the environment), empty in production; the tests add 127.0.0.1 to talk to their receivers.
@@ -14,20 +20,33 @@ not read from the environment), empty in production; the tests add 127.0.0.1 to 
 
 from __future__ import annotations
 
-import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import h11
+
 ALLOWED_FOR_TESTS: set[ipaddress.IPv4Network | ipaddress.IPv6Network] = set()
-TIMEOUT_SECONDS = 5.0
+# The whole call, lookup to last byte: a receiver can never hold a worker longer (see reach.tasks' limits).
+TIMEOUT_SECONDS = 10.0
 MAX_RESPONSE_BYTES = 64 * 1024
 
 
 class Refused(Exception):
     """The URL may never be called (bad scheme, credentials, a non-public address): retrying cannot help."""
+
+
+class IncompleteAnswer(OSError):
+    """The receiver closed the connection before its answer was whole, or answered what is not HTTP/1.1:
+    nothing says it got the request (a temporary failure, retried)."""
+
+
+class AnswerTooLarge(OSError):
+    """The answer is longer than ``MAX_RESPONSE_BYTES``."""
 
 
 @dataclass
@@ -70,10 +89,45 @@ def check_url(url: str) -> tuple[str, str, int, str]:
     return parts.scheme, host, port, path
 
 
-def resolve(host: str, port: int) -> str:
+def remaining(deadline: float) -> float:
+    """Seconds left before ``deadline`` (``time.monotonic``); ``TimeoutError`` when none are."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("no complete answer within the deadline")
+    return left
+
+
+def _lookup(host: str, port: int, deadline: float) -> list:
+    """``getaddrinfo`` within the deadline. The resolver cannot be interrupted, so it runs in a daemon thread
+    that we stop waiting for (it ends on its own at the resolver's timeout)."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:  # an address literal: no DNS to wait for
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    outcome: dict = {}
+
+    def lookup() -> None:
+        try:
+            outcome["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except Exception as exc:  # noqa: BLE001 - handed to the caller below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=lookup, name=f"resolve {host}", daemon=True)
+    thread.start()
+    thread.join(remaining(deadline))
+    if thread.is_alive():
+        raise TimeoutError(f"no address for {host} within the deadline")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["infos"]
+
+
+def resolve(host: str, port: int, *, deadline: float | None = None) -> str:
     """The address to connect to: every address of ``host`` must be public; the first one is used."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = _lookup(host, port, deadline if deadline is not None else time.monotonic() + TIMEOUT_SECONDS)
     except (socket.gaierror, UnicodeError) as exc:
         raise OSError(f"cannot resolve {host}: {exc}") from exc  # temporary: DNS may come back
     addresses = [info[4][0] for info in infos]
@@ -85,35 +139,81 @@ def resolve(host: str, port: int) -> str:
     return addresses[0]
 
 
-class _PinnedHTTPConnection(http.client.HTTPConnection):
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
-        self._address = address
+def _connect(scheme: str, host: str, address: str, port: int, deadline: float) -> socket.socket:
+    sock = socket.create_connection((address, port), remaining(deadline))
+    if scheme != "https":
+        return sock
+    try:
+        sock.settimeout(remaining(deadline))  # the handshake as a whole (CPython bounds it by the timeout)
+        return ssl.create_default_context().wrap_socket(sock, server_hostname=host)
+    except BaseException:
+        sock.close()
+        raise
 
-    def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+def _host_header(host: str, port: int, scheme: str) -> str:
+    """What the Host header says: an internationalised name in its ASCII (IDNA) form, as a URL's host is sent."""
+    try:
+        name = host.encode("ascii").decode()
+    except UnicodeEncodeError:
+        try:
+            name = host.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise Refused(f"not a valid host name: {exc}") from exc
+    name = f"[{name}]" if ":" in name else name
+    return name if port == (443 if scheme == "https" else 80) else f"{name}:{port}"
 
 
-class _PinnedHTTPSConnection(http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self._address = address
-
-    def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+def _exchange(sock: socket.socket, request: h11.Request, body: bytes, deadline: float) -> Response:
+    """Send one request and read its whole answer, every socket operation within what is left of the deadline."""
+    conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=16 * 1024)
+    sock.settimeout(remaining(deadline))
+    sock.sendall(conn.send(request) + conn.send(h11.Data(data=body)) + conn.send(h11.EndOfMessage()))
+    answer: h11.Response | None = None
+    content = bytearray()
+    while True:
+        try:
+            event = conn.next_event()
+        except h11.RemoteProtocolError as exc:
+            raise IncompleteAnswer(f"incomplete or malformed answer: {exc}") from exc
+        if event is h11.NEED_DATA:
+            sock.settimeout(remaining(deadline))
+            conn.receive_data(sock.recv(16 * 1024))  # b"": the receiver closed (an end, or a cut)
+        elif isinstance(event, h11.Response):
+            answer = event
+        elif isinstance(event, h11.Data):
+            content += event.data
+            if len(content) > MAX_RESPONSE_BYTES:
+                raise AnswerTooLarge(f"answer longer than {MAX_RESPONSE_BYTES} bytes")
+        elif isinstance(event, h11.EndOfMessage):
+            assert answer is not None  # h11 gives the Response first
+            headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in answer.headers}
+            return Response(answer.status_code, answer.reason.decode("latin-1"), headers, bytes(content))
+        elif isinstance(event, h11.ConnectionClosed):
+            raise IncompleteAnswer("the receiver closed the connection without a complete answer")
+        # h11.InformationalResponse (100 Continue...): the real answer follows
 
 
 def post(url: str, *, body: bytes, headers: dict[str, str], timeout: float = TIMEOUT_SECONDS) -> Response:
-    """POST ``body`` to ``url`` safely (see the module docstring). ``Refused`` or ``OSError``/``HTTPException``."""
+    """POST ``body`` to ``url`` safely, the whole call within ``timeout`` seconds (see the module docstring).
+
+    ``Refused``, or a temporary ``OSError``: ``TimeoutError``, ``IncompleteAnswer``, ``AnswerTooLarge``, a
+    connection error. Header names in the ``Response`` are lower case."""
+    deadline = time.monotonic() + timeout
     scheme, host, port, path = check_url(url)
-    address = resolve(host, port)
-    cls = _PinnedHTTPSConnection if scheme == "https" else _PinnedHTTPConnection
-    connection = cls(host, port, address=address, timeout=timeout)
+    address = resolve(host, port, deadline=deadline)
+    ours = {"host", "content-length", "connection", "transfer-encoding"}
     try:
-        connection.request("POST", path, body=body, headers={"Content-Length": str(len(body)), **headers})
-        answer = connection.getresponse()
-        content = answer.read(MAX_RESPONSE_BYTES)
-        return Response(answer.status, answer.reason, dict(answer.getheaders()), content)
+        request = h11.Request(method="POST", target=path, headers=[
+            ("Host", _host_header(host, port, scheme)),
+            ("Content-Length", str(len(body))),
+            ("Connection", "close"),
+            *((name, value) for name, value in headers.items() if name.lower() not in ours),
+        ])
+    except h11.LocalProtocolError as exc:  # a header value with a line break...: never sendable
+        raise Refused(f"cannot send this request: {exc}") from exc
+    sock = _connect(scheme, host, address, port, deadline)
+    try:
+        return _exchange(sock, request, body, deadline)
     finally:
-        connection.close()
+        sock.close()

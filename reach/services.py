@@ -84,6 +84,7 @@ def subscribe_browser(*, user, data, label: str = "") -> PushSubscription:
     if (
         not isinstance(endpoint, str)
         or len(endpoint) > 1000
+        or "\x00" in endpoint  # PostgreSQL stores no NUL (issue 29)
         or not isinstance(keys, dict)
         or not _b64_length(keys.get("p256dh"), 65)
         or not _b64_length(keys.get("auth"), 16)
@@ -93,7 +94,7 @@ def subscribe_browser(*, user, data, label: str = "") -> PushSubscription:
         safehttp.check_url(endpoint)
     except safehttp.Refused:
         raise UnreadableSubscription() from None
-    label = str(data.get("label") or label or "")[:200]
+    label = str(data.get("label") or label or "").replace("\x00", "")[:200]
     with transaction.atomic():
         if PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint).count() >= MAX_SUBSCRIPTIONS:
             raise TooManyBrowsers()
@@ -110,6 +111,8 @@ def subscribe_browser(*, user, data, label: str = "") -> PushSubscription:
 
 def forget_browser(*, user, endpoint: str | None = None, subscription_id: int | None = None) -> bool:
     """Forget one of ``user``'s browsers, by its endpoint (the page's script) or its id; whether there was one."""
+    if endpoint is not None and "\x00" in endpoint:
+        return False  # no endpoint holds one (PostgreSQL could not even compare it)
     which = {"endpoint": endpoint} if endpoint is not None else {"pk": subscription_id}
     deleted, _kinds = PushSubscription.objects.filter(user=user, **which).delete()
     refresh_flags(user.pk)

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.exceptions import GameError
 from reach import feeds, push, services
@@ -151,7 +151,7 @@ def _feed_owner(secret: str):
     return row.user
 
 
-@require_GET
+@require_safe  # GET and HEAD (feed readers and link checkers ask HEAD first)
 @never_cache
 def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
     user = _feed_owner(secret)
@@ -161,7 +161,7 @@ def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @never_cache
 def atom_feed(request: HttpRequest, secret: str) -> HttpResponse:
     user = _feed_owner(secret)
@@ -170,7 +170,7 @@ def atom_feed(request: HttpRequest, secret: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: the site installs on a phone's home screen and opens on "My games"."""
@@ -194,7 +194,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return JsonResponse(data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=0, no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """Served from the root so its scope is the whole site (``/static/`` would limit it to ``/static/``)."""

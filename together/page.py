@@ -44,14 +44,18 @@ def table_context(*, user, access) -> dict:
     game = access.game
     seat = access.seat
     human_seat = seat if seat is not None and seat.user_id is not None else None
-    snapshot = selectors.table_snapshot(game_id=game.pk, seat_id=human_seat.pk if human_seat else None)
+    # Read with the seats (games.policies access columns); one query of its own otherwise.
+    snapshot = selectors.snapshot_from_seats(seats=access.seats, seat=human_seat) or selectors.table_snapshot(
+        game_id=game.pk, seat_id=human_seat.pk if human_seat else None
+    )
     context: dict = {"activity_stamp": snapshot.stamp, "together": None}
     if game.status in (GameStatus.OPEN, GameStatus.CANCELLED):
         return context
     viewer = user if user is not None and user.is_authenticated else None
     readable = services.chat_readable(game=game, seat=seat, may_view=access.may_view)
     read_upto = snapshot.read_upto
-    messages = selectors.latest_messages(game_id=game.pk, viewer=viewer) if readable else []
+    has_chat = readable and snapshot.last_message_id is not None  # a game without a message reads no chat
+    messages = selectors.latest_messages(game_id=game.pk, viewer=viewer) if has_chat else []
     rows = message_dicts(
         messages, viewer_id=viewer.pk if viewer else None, unread_after=read_upto if human_seat else None
     )
@@ -100,6 +104,14 @@ def table_context(*, user, access) -> dict:
             together["abandoned_how"] = last.status if last is not None else ""
     context["together"] = together
     return context
+
+
+def my_games_extra(*, user, game_ids: list[int], sections=None) -> dict:
+    """The core's "My games" extra (``games.policies``): the whole context for the page's ``sections``, the
+    unread chat of ``game_ids`` for the API's list."""
+    if sections is not None:
+        return my_games_context(user, sections)
+    return {"chat_unread": selectors.unread_counts(user=user, game_ids=game_ids)}
 
 
 def my_games_context(user, sections) -> dict:

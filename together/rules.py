@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 from django.utils.html import urlize
 from django.utils.safestring import SafeString, mark_safe
 
+from games.play.ranks import platform_ranks  # noqa: F401 - the platform's rule, read here by together
 from together.models import CHAT_MAX_LENGTH
 
 CALL_OFF_DEFAULT_HOURS = 72  # a call-off proposal in a game without a time limit lapses after 3 days
@@ -48,19 +48,3 @@ def chat_html(text: str) -> SafeString:
     return mark_safe(urlize(text, trim_url_limit=60, nofollow=True, autoescape=True))  # noqa: S308
 
 
-def platform_ranks(outcome: Iterable[dict], *, resigned: set[int]) -> dict[int, int]:
-    """Each seat's place for history and stats: the engine's ranking of the seats that did not resign
-    (competition ranking: ties share a place), and every resigned seat in last place (the number of
-    seats: a loss even when everyone resigned)."""
-    rows = [row for row in outcome if isinstance(row, dict) and "seat" in row]
-    if not resigned:
-        return {row["seat"]: row.get("rank") for row in rows}  # the engine's own ranking, as it is
-    staying = [row for row in rows if row["seat"] not in resigned]
-    ranks: dict[int, int] = {}
-    for row in staying:
-        better = sum(1 for other in staying if other.get("rank", 0) < row.get("rank", 0))
-        ranks[row["seat"]] = better + 1
-    for row in rows:
-        if row["seat"] in resigned:
-            ranks[row["seat"]] = len(rows)
-    return ranks

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Subquery
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
 from django.db.models.functions import Coalesce
 
 from games.models import Game, GameStatus, Seat
@@ -22,24 +22,66 @@ class TableSnapshot:
     note: str
     last_call_off_id: int | None
     last_rematch_id: int | None
+    last_message_id: int | None = None  # None: the game has no chat message, which is then not read
 
 
 def table_snapshot(*, game_id: int, seat_id: int | None) -> TableSnapshot:
     """What the game page needs to know first, in one query: the activity stamp, the viewer's read marker
-    and note, and whether the game has a call-off proposal or a rematch at all (loaded only then)."""
+    and note, and whether the game has a chat message, a call-off proposal or a rematch at all (loaded only then)."""
     activity, corner = TableActivity._meta.db_table, SeatCorner._meta.db_table
-    calloff, rematch = CallOff._meta.db_table, Rematch._meta.db_table
+    calloff, rematch, chat = CallOff._meta.db_table, Rematch._meta.db_table, ChatMessage._meta.db_table
     sql = (
         f"SELECT (SELECT stamp FROM {activity} WHERE game_id = %s),"  # noqa: S608 - the models' table names
         f" (SELECT chat_read_upto FROM {corner} WHERE seat_id = %s),"
         f" (SELECT note FROM {corner} WHERE seat_id = %s),"
         f" (SELECT max(id) FROM {calloff} WHERE game_id = %s),"
-        f" (SELECT max(id) FROM {rematch} WHERE original_id = %s)"
+        f" (SELECT max(id) FROM {rematch} WHERE original_id = %s),"
+        f" (SELECT max(id) FROM {chat} WHERE game_id = %s)"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, seat_id, seat_id, game_id, game_id])
-        stamp, read_upto, note, call_off_id, rematch_id = cursor.fetchone()
-    return TableSnapshot(stamp or 0, read_upto or 0, note or "", call_off_id, rematch_id)
+        cursor.execute(sql, [game_id, seat_id, seat_id, game_id, game_id, game_id])
+        stamp, read_upto, note, call_off_id, rematch_id, message_id = cursor.fetchone()
+    return TableSnapshot(stamp or 0, read_upto or 0, note or "", call_off_id, rematch_id, message_id)
+
+
+def access_columns(*, user) -> dict:
+    """What the table's panels need first, read with the game's seats (``games.policies`` access columns):
+    the game's activity stamp and its latest chat message, call-off and rematch (each loaded only if there is
+    one), and on the viewer's own seat row only, the viewer's read marker and note."""
+    game = OuterRef("game_id")
+    columns = {
+        "together_stamp": Subquery(TableActivity.objects.filter(game_id=game).values("stamp")[:1]),
+        "together_message": Subquery(ChatMessage.objects.filter(game_id=game).order_by("-id").values("id")[:1]),
+        "together_call_off": Subquery(CallOff.objects.filter(game_id=game).order_by("-id").values("id")[:1]),
+        "together_rematch": Subquery(Rematch.objects.filter(original_id=game).order_by("-id").values("id")[:1]),
+    }
+    if user is not None and user.is_authenticated:
+        corner = SeatCorner.objects.filter(seat_id=OuterRef("pk"))
+        mine = Q(user_id=user.pk)  # another seat's note never leaves the database
+        columns["together_read_upto"] = Case(When(mine, then=Subquery(corner.values("chat_read_upto")[:1])))
+        columns["together_note"] = Case(When(mine, then=Subquery(corner.values("note")[:1])))
+    return columns
+
+
+def snapshot_from_seats(*, seats, seat) -> TableSnapshot | None:
+    """The ``TableSnapshot`` the seats were read with (``access_columns``), or ``None`` if they were not."""
+    row = seat if seat is not None else (seats[0] if seats else None)
+    if row is None or not hasattr(row, "together_stamp"):
+        return None
+    mine = seat is not None and seat.user_id is not None
+    return TableSnapshot(
+        row.together_stamp or 0,
+        (getattr(row, "together_read_upto", None) or 0) if mine else 0,
+        (getattr(row, "together_note", None) or "") if mine else "",
+        row.together_call_off,
+        row.together_rematch,
+        row.together_message,
+    )
+
+
+def activity_stamp_subquery(game_ref):
+    """The activity stamp of the game ``game_ref`` points to, as a subquery (the core's poll token)."""
+    return Subquery(TableActivity.objects.filter(game_id=game_ref).values("stamp")[:1])
 
 
 def activity_stamp(game_id: int) -> int:

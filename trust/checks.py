@@ -20,7 +20,7 @@ def shared_cache_check(app_configs=None, **kwargs):
             Warning(
                 f"The cache is per process ({name}): login and sign-up rate limits and API token throttling count "
                 "in each web process apart, so N processes allow N times the attempts.",
-                hint="Set CACHE_URL to a shared cache, e.g. redis://host:6379/1 (README: Rate limits behind a proxy).",
+                hint="Set CACHE_URL to a shared cache, e.g. redis://host:6379/1 (docs/deploying.md).",
                 id="trust.W001",
             )
         ]

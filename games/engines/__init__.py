@@ -11,6 +11,7 @@ engine benchmark) the games of ``games/installed.py`` are loaded without Django.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from importlib import import_module
 
 from .base import Engine, IllegalMove
@@ -18,6 +19,13 @@ from .base import Engine, IllegalMove
 __all__ = ["Engine", "IllegalMove", "all_engines", "engine_slugs", "get_engine"]
 
 _site: dict[str, Engine] | None = None  # the installed game apps, once Django is ready
+_site_provider: Callable[[], dict[str, Engine]] | None = None  # set by games.registry: no import back to it
+
+
+def use_site_registry(provider: Callable[[], dict[str, Engine]]) -> None:
+    """Inside the site, the engines are the installed game apps' (``games.registry`` calls this when it loads)."""
+    global _site_provider, _site
+    _site_provider, _site = provider, None
 _standalone: dict[str, Engine] | None = None  # games/installed.py's, without Django
 
 
@@ -29,10 +37,8 @@ def _registered() -> dict[str, Engine]:
     # Django only when the site has loaded it: the engines and outside checks never import it.
     django_apps = sys.modules.get("django.apps")
     apps = getattr(django_apps, "apps", None)
-    if apps is not None and apps.ready:
-        from games.registry import all_games
-
-        _site = {game.slug: game.engine for game in all_games()}
+    if apps is not None and apps.ready and _site_provider is not None:
+        _site = _site_provider()
         return _site
     if _standalone is None:
         from games.installed import GAME_APPS

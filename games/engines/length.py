@@ -23,8 +23,9 @@ from typing import Any
 
 from . import engine_slugs, get_engine
 from .base import Engine
+from .length_file import FILE_NAME, read
 
-FILE_NAME = "length.json"
+__all__ = ["FILE_NAME", "measure", "path_of", "play_one", "read"]
 DEFAULT_GAMES = 200
 MAX_MOVES = 100_000
 
@@ -71,14 +72,6 @@ def measure(engine: Engine, *, games: int = DEFAULT_GAMES) -> dict[str, Any]:
 def path_of(engine: Engine) -> Path:
     """``length.json`` in the engine's own game folder."""
     return Path(sys.modules[type(engine).__module__].__file__).parent / FILE_NAME
-
-
-def read(path: Path) -> dict[str, Any] | None:
-    """A stored length file, or ``None`` when the game has none (yet)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
+from games import policies
 from games.models import Game, GameStatus, Invitation, Seat, Visibility
 
 INVITE_SUGGESTIONS = 10  # names offered under the invitation box
@@ -63,14 +64,12 @@ def invite_suggestions(*, game: Game, user, query: str = "", limit: int = INVITE
     """Players ``user`` may invite to ``game``, by username: those whose username starts with ``query`` or whose
     display name contains it; with fewer than two characters typed, the players of ``user``'s latest games. Never
     ``user``, a seated or already invited player, or anyone blocked either way (``together``). One query."""
-    from together.moderation import without_blocks
-
     users = get_user_model().objects.filter(is_active=True).exclude(pk=user.pk)
     users = users.exclude(Exists(Seat.objects.filter(game=game, user=OuterRef("pk"))))
     users = users.exclude(
         Exists(Invitation.objects.filter(game=game, user=OuterRef("pk"), status=Invitation.Status.PENDING))
     )
-    users = without_blocks(users, user=user)
+    users = policies.invitable(users, user=user)  # without blocked players (together)
     query = " ".join((query or "").split())[:150]
     if len(query) >= 2:
         users = users.filter(Q(username__istartswith=query) | Q(display_name__icontains=query))

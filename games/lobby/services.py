@@ -35,6 +35,7 @@ from games.models import (
     seat_colours,
 )
 from games.play.services import schedule_bots
+from games.policies import check_may_invite, check_may_join
 from games.tables import (
     Table,
     add_event,
@@ -50,7 +51,6 @@ from games.tables import (
     write_views,
 )
 from live import publish as live_publish
-from together.moderation import check_may_invite, check_may_join
 
 
 def invite_token(game: Game) -> str:

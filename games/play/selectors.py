@@ -12,12 +12,14 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import Count, JSONField, OuterRef, Subquery
+from django.db.models import Count, JSONField, OuterRef, Subquery, Value
 from django.db.models.functions import JSONObject
 
+from games import policies
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
 from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat, SeatView, Visibility
 from games.tables import viewer_key
+from live import tokens as live_tokens
 
 FINISHED_PER_PAGE = 10
 
@@ -77,7 +79,9 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     # The seats with their game in one query (a query's ORM overhead is ~0.5 ms of a ~6 ms page); the
     # game row alone only when it has no seat. Only the creator's id is ever needed (``created_by_id``):
     # no join to the users table for it.
-    seats = list(Seat.objects.filter(game_id=game_id).select_related("user", "game").order_by("number", "join_order"))
+    # The features' columns (games.policies: the table's activity, the viewer's note, ratings) in the same query.
+    rows = Seat.objects.filter(game_id=game_id).select_related("user", "game")
+    seats = list(rows.annotate(**policies.access_annotations(user=user)).order_by("number", "join_order"))
     if seats:
         game = seats[0].game
         cache_game = Seat.game.field.set_cached_value
@@ -143,24 +147,23 @@ def pending_move(*, access, post) -> PendingMove | None:
 def page_token(*, game: Game, seats: list[Seat], activity: int = 0) -> str:
     """What the live partial compares: changes with every move, the start/end, each join or leave, and
     the table's activity (``together``: a chat message, a resignation, a call-off, a rematch)."""
-    return f"{game.version}.{game.status}.{len(seats)}.{activity}"
+    return live_tokens.page_token(version=game.version, status=game.status, seat_count=len(seats), activity=activity)
 
 
 def poll_token(*, game_id: int) -> tuple[str, bool] | None:
     """(page token, is public) in one query: the cheap "anything new?" of the polling partial."""
-    from together.models import TableActivity
-
-    activity = TableActivity.objects.filter(game_id=OuterRef("pk")).values("stamp")[:1]
+    activity = policies.activity_stamp_expression(OuterRef("pk"))
     row = (
         Game.objects.filter(pk=game_id)
-        .annotate(seat_count=Count("seats"), activity_stamp=Subquery(activity))
+        .annotate(seat_count=Count("seats"), activity_stamp=activity if activity is not None else Value(0))
         .values_list("version", "status", "seat_count", "visibility", "activity_stamp")
         .first()
     )
     if row is None:
         return None
     version, status, seat_count, visibility, activity = row
-    return f"{version}.{status}.{seat_count}.{activity or 0}", visibility == Visibility.PUBLIC
+    token = live_tokens.page_token(version=version, status=status, seat_count=seat_count, activity=activity or 0)
+    return token, visibility == Visibility.PUBLIC
 
 
 @dataclass

@@ -45,6 +45,7 @@ from games.models import (
     PlayerStats,
     Seat,
 )
+from games.play.ranks import platform_ranks
 from games.tables import (
     Table,
     add_event,
@@ -59,7 +60,6 @@ from games.tables import (
     write_views,
 )
 from live import publish as live_publish
-from together.rules import platform_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +70,10 @@ TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
 
 
 DROP_OUT_AFTER_TIMEOUTS = 3
+# Queuing to a broker that is down must not hold a player's request for long: the move is committed,
+# and the stalled-bot sweep plays the bot's turn instead (the same policy as notifications.outbox's).
+PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+BOT_TASK = "games.tasks.play_bot_moves"  # by name: games.tasks imports this module, not the other way round
 
 
 def schedule_bots(table: Table) -> None:
@@ -80,10 +84,9 @@ def schedule_bots(table: Table) -> None:
     game_id, version = game.pk, game.version
 
     def queue() -> None:
-        from games.tasks import play_bot_moves
-        from notifications.outbox import PUBLISH_RETRY_POLICY
+        from celery import current_app
 
-        play_bot_moves.apply_async(
+        current_app.tasks[BOT_TASK].apply_async(
             args=[game_id, version],
             countdown=settings.BOT_MOVE_DELAY_SECONDS,
             retry=True,

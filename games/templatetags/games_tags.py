@@ -16,6 +16,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from clocks.controls import duration_text
+from games import policies
 from games.history import selectors as history_selectors
 from games.models import GameStatus
 from games.registry import game_title
@@ -123,13 +124,12 @@ def match_history(context, profile_user, page=1):
     Four queries whatever the length of the history or the page shown: the stats are the counters
     ``PlayerStats`` keeps, their ratings one query, the history a keyset page (``history_selectors.history_page``).
     """
-    from competition.selectors import ratings_for_pairs
-
     stats = history_selectors.game_stats(user=profile_user)
-    ratings = ratings_for_pairs((profile_user.pk, row["engine_slug"]) for row in stats)
+    for row in stats:
+        row["rating"] = None
+    policies.add_stats_extras(user=profile_user, rows=stats)  # each game's rating (competition)
     for row in stats:
         row["name"] = _engine_name(row["engine_slug"])
-        row["rating"] = ratings.get((profile_user.pk, row["engine_slug"]))
         average = row["average_score"]
         # Passed as the reader writes it ("7.5", "7,5"): score_text keeps a string as it is, plural for a fraction.
         row["average_score_text"] = "" if average is None else _score_text(row["engine_slug"], floatformat(average, -1))
@@ -238,3 +238,11 @@ def end_result(game, players, seat) -> dict:
             "score_text": score_text,
         }
     return {"winners": winners, "winner_names": [p["name"] for p in winners], "mine": mine, "count": len(players)}
+
+
+@register.simple_tag(takes_context=True)
+def panels(context, place: str):
+    """``{% panels "main" %}``: the registered panels (``games.panels``) shown at this place of the page."""
+    from games import panels as registry
+
+    return registry.render(context, (context.get("panels") or {}).get(place) or [])

@@ -15,3 +15,10 @@ class HiddenNumberConfig(registry.GameAppConfig):
     theme = "hidden-number"
     facts = (_("2 players"),)
     seat_colours = ("teal", "orange")
+
+    def ready(self) -> None:
+        super().ready()
+        from games import panels
+        from tests.hidden_number import panel
+
+        panels.register(panel.panel)  # a test-only panel of the table: tests/games/test_panels.py

@@ -15,6 +15,22 @@ from django.db import DatabaseError, connection
 from mammamia.celery import app
 
 app.conf.task_default_queue = os.environ["NOTIFY_TEST_QUEUE"]
+if os.environ.get("NOTIFY_TEST_OUTGOING_QUEUE"):
+    # The outgoing calls' own queue (tests/reach/test_outgoing_queue.py), private too; its receivers are on
+    # 127.0.0.1, which only a test may reach (reach.safehttp.ALLOWED_FOR_TESTS, never set in production).
+    import ipaddress
+
+    from django.conf import settings
+
+    from reach import safehttp
+
+    # The project's own routes, their outgoing queue renamed to the private one.
+    app.conf.task_routes = {
+        pattern: {"queue": os.environ["NOTIFY_TEST_OUTGOING_QUEUE"]}
+        for pattern, route in getattr(settings, "CELERY_TASK_ROUTES", {}).items()
+        if route.get("queue") == getattr(settings, "CELERY_OUTGOING_QUEUE", None)
+    }
+    safehttp.ALLOWED_FOR_TESTS.add(ipaddress.ip_network("127.0.0.0/8"))
 
 
 # Test-only tasks (test_worker_connections.py), sent by name; results go to a file (the project keeps none).

@@ -1,5 +1,5 @@
-"""Operators see the channels' outbox in the admin (README: "see them in the admin under Channels"), never
-a secret."""
+"""Operators see the channels' outbox in the admin (docs/notifications.md: "see them in the admin under
+Channels"), never a secret."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def test_an_event_is_posted_as_signed_json_that_the_receiver_can_verify(client, 
     document = call.document
     assert document["event"] == "started" and document["game"]["id"] == game.pk
     assert document["url"] == f"https://play.example/games/{game.pk}/"
-    assert document["content"] == document["text"] and document["url"] in document["text"]
+    assert document["url"] in document["text"] and document["url"] in document["content"]
     assert int(headers["x-mammamia-delivery"]) == document["id"]
     assert Delivery.objects.get(webhook=hook).status == Delivery.Status.SENT
 

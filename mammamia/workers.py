@@ -1,0 +1,25 @@
+"""The Celery workers a site runs: one per queue (settings' CELERY_TASK_ROUTES), so calls to receivers that
+users chose (webhooks, Web Push: queue ``outgoing``) never wait in line with moves, bots, time-outs and
+e-mails (queue ``celery``). ``make run``, the e2e stack and the bench all start these."""
+
+from __future__ import annotations
+
+# The queues of settings (CELERY_TASK_DEFAULT_QUEUE, CELERY_OUTGOING_QUEUE); every one gets a worker.
+QUEUES = {
+    "celery": "moves, bots, time-outs, reminders, e-mails, leagues",
+    "outgoing": "webhooks and Web Push (calls to addresses users give us)",
+}
+
+
+def worker_commands(python: str, *, concurrency: int, name: str, outgoing_concurrency: int = 2,
+                    loglevel: str = "info", extra: tuple[str, ...] = (), main_queue: str = "celery",
+                    outgoing_queue: str = "outgoing") -> dict[str, list[str]]:
+    """One ``celery worker`` command line per queue: ``worker`` for the main queue (``concurrency``
+    processes), ``worker-outgoing`` for the outgoing one (``outgoing_concurrency``: they mostly wait on the
+    network). The bench names its queues apart (bench/settings.py) and passes them."""
+    commands = {}
+    for key, queue, processes in (("worker", main_queue, concurrency),
+                                  ("worker-outgoing", outgoing_queue, outgoing_concurrency)):
+        commands[key] = [python, "-m", "celery", "-A", "mammamia", "worker", "-l", loglevel, "-Q", queue,
+                         "-c", str(processes), "-n", f"{key}-{name}@%h", *extra]
+    return commands
