@@ -286,6 +286,9 @@ def running_stack(artifacts: Path):
             "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",
             "BOT_MOVE_DELAY_SECONDS": os.environ.get("E2E_BOT_MOVE_DELAY_SECONDS", "0.2"),
             "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
+            # "Your move" waits this long and is dropped if its reader is at the table (issue 34; 180 s in
+            # production): short, so that a player who left the table hears it within the tests' patience.
+            "TURN_NOTIFY_HOLD_SECONDS": os.environ.get("E2E_TURN_NOTIFY_HOLD_SECONDS", "8"),
             "LOG_LEVEL": "INFO",
             # Redis pub/sub ignores database numbers: another run's pages must not hear our tables.
             "LIVE_CHANNEL_PREFIX": f"e2e{web_port}",

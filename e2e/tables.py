@@ -396,6 +396,14 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
             if offer(current.page) is None:
                 continue
         table.awaited = awaited
+        if len(table.live_updates) >= live_switches and len(followed_mail) < mail_switches:
+            # Nobody at the table hears "your move" by e-mail (issue 34): a player not awaited leaves for My games,
+            # and comes back through the e-mail the next turn of theirs brings after the hold.
+            for other in players:
+                if (other is not current and other.username not in awaited and other.username not in followed_mail
+                        and other.page.url.rstrip("/") == table.url.rstrip("/")):
+                    other.page.goto(f"{table.base_url}/games/")
+                    break
         make_move(table, current, policy, keyboard_every=keyboard_every)
         if table.moves % screenshot_every == 0:
             table.checker.shot(current.page, f"move{table.moves}", current.username)

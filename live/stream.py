@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from urllib.parse import parse_qs
 
 from django.conf import settings
 
+from live import presence
 from live.grants import REVOKED_EVENT, read_grant, revoked_key
 
 logger = logging.getLogger(__name__)
@@ -93,12 +95,18 @@ async def stream(scope, receive, send) -> None:
     layer = get_channel_layer()
     channel = await layer.new_channel("live.")
     groups = grant.groups()
+    # A game page's stream is evidence that its player is at the table (``live.presence``).
+    seat = {"game_id": grant.game_id, "user_id": grant.user_id, "stream_id": channel} \
+        if grant.game_id is not None and grant.user_id is not None else None
     receiver = asyncio.ensure_future(layer.receive(channel))
     disconnected = asyncio.ensure_future(_wait_disconnect(receive))
     try:
         for group in groups:
             await layer.group_add(group, channel)
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        if seat is not None:
+            await presence.stream_seen(**seat)
+            renewed = time.monotonic()
         # Subscribed before "ready": anything published from now on reaches this stream.
         await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n".encode() + sse("ready", "{}"),
                     "more_body": True})
@@ -119,6 +127,9 @@ async def stream(scope, receive, send) -> None:
             else:
                 body = b": keep-alive\n\n"
             await send({"type": "http.response.body", "body": body, "more_body": True})
+            if seat is not None and time.monotonic() - renewed >= keepalive:
+                await presence.stream_seen(**seat)
+                renewed = time.monotonic()
     finally:
         receiver.cancel()
         disconnected.cancel()
@@ -127,3 +138,5 @@ async def stream(scope, receive, send) -> None:
                 await layer.group_discard(group, channel)
             except Exception:  # the page is gone either way; never let cleanup raise into the server
                 logger.warning("live stream: could not leave %s", group, exc_info=True)
+        if seat is not None:
+            await presence.stream_closed(**seat)

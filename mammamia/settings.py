@@ -281,6 +281,10 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # "Every time" e-mails: when a bot answers within this many seconds of a player's own move, their "your move"
 # e-mail waits this long and is dropped if their open page has shown the new position meanwhile (issue 19).
 TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", default=120)
+# Every "your move" and chat notification to a person (e-mail, push; not webhooks) waits this long in the outbox
+# and is dropped if by then its reader is at the table: a page has shown them that position, or a live stream of
+# that game is open in their browser (issue 34, docs/notifications.md). 0: no hold.
+TURN_NOTIFY_HOLD_SECONDS = env.int("TURN_NOTIFY_HOLD_SECONDS", default=180)
 # A private game's invitation link works until the game starts or for this many hours.
 INVITE_LINK_HOURS = env.int("INVITE_LINK_HOURS", default=72)
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=5)

@@ -8,4 +8,9 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Connect the receivers of the games platform's signals (games/signals.py).
-        from notifications import receivers  # noqa: F401
+        from notifications import emails, kinds, receivers  # noqa: F401
+        from notifications.email_channel import EmailChannel
+        from notifications.outbox import register_channel
+
+        register_channel(EmailChannel(build=emails.build_message, shared=emails.Shared))
+        kinds.register()

@@ -34,9 +34,8 @@ from accounts.models import NotifyMode
 from clocks import reminders as clock_reminders
 from clocks.arithmetic import reminder_stage
 from notifications.models import DeadlineReminder, OutboxEmail
-from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
+from notifications.outbox import Draft, publish, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
-from reach.receivers import reminder_queued
 
 logger = logging.getLogger(__name__)
 
@@ -121,10 +120,9 @@ def _send_reminders(now) -> int:
                 "move_types": move_types(legal or []),
             }
             key = f"reminder:{seat.pk}:{int(seat.awaited_since.timestamp() * 1000)}:{int(stage)}"
-            emailed = queue([Draft(seat.user, OutboxEmail.Kind.REMINDER, key, seat.game, payload)]) \
-                if wants_reminders(seat.user) else []
-            pushed = reminder_queued(seat=seat, payload=payload, key=key)  # push and webhooks (reach)
-            if emailed or pushed:
+            # Every channel: e-mail if the reminders switch is on, push and webhooks by their own switches.
+            written = publish([Draft(seat.user, OutboxEmail.Kind.REMINDER, key, seat.game, payload)])
+            if any(written.values()):
                 count += 1
     return count
 

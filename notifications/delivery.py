@@ -51,10 +51,10 @@ from django.core.mail import mailers
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from accounts.models import NotifyMode
 from notifications.models import OutboxEmail
+from notifications.outbox import get_channel, get_kind, obsolete_reason_of
 
 logger = logging.getLogger(__name__)
 
@@ -67,19 +67,6 @@ SWEEP_BATCH = 200
 # one SMTP connection) but hold their locks longer and widen the re-send window on a crash.
 BATCH_SIZE = 25
 SWEEP_SECONDS = 25.0  # keep a sweep shorter than the beat period
-
-GAME_MAIL = {
-    OutboxEmail.Kind.TURN,
-    OutboxEmail.Kind.DIGEST,
-    OutboxEmail.Kind.INVITATION,
-    OutboxEmail.Kind.STARTED,
-    OutboxEmail.Kind.FINISHED,
-    OutboxEmail.Kind.CANCELLED,
-    OutboxEmail.Kind.CHAT,
-    OutboxEmail.Kind.TABLE,
-}
-DEADLINE_MAIL = {OutboxEmail.Kind.REMINDER, OutboxEmail.Kind.TIMEOUT}
-
 
 class Outcome(StrEnum):
     SENT = "sent"
@@ -118,46 +105,26 @@ def classify(exc: BaseException) -> PermanentFailure | None:
 
 
 def obsolete_reason(row: OutboxEmail, *, seats: list | None = None) -> str | None:
-    """Why this row should not be sent any more, or None.
+    """Why this row should not be sent any more, or None: the recipient's settings for its kind's audience, then
+    what the kind itself says (``MessageKind.prepare``: the turn is over, the reader is at the table…).
 
     ``seats``: the seats of ``row.game`` if the caller loaded them (a batch does, once for all its games).
     """
-    if row.kind == OutboxEmail.Kind.ACCOUNT:
+    audience = get_kind(row.kind).audience
+    if audience == "account":
         return None  # to the address allauth chose, whatever the account's state (a reset, a new address)
     user = row.user
     if not user.is_active or not user.email:
         return "no active address"
     if user.email_undeliverable_since is not None:
         return "address undeliverable"
-    if row.kind in GAME_MAIL and user.notify_mode == NotifyMode.NEVER:
+    if audience == "game" and user.notify_mode == NotifyMode.NEVER:
         return "unsubscribed"
-    if row.kind in DEADLINE_MAIL and not user.deadline_reminders:
+    if audience == "deadline" and not user.deadline_reminders:
         return "reminders off"
-    if row.kind in (OutboxEmail.Kind.TURN, OutboxEmail.Kind.REMINDER):
-        return _turn_over(row, seats)
-    return None
-
-
-def _turn_over(row: OutboxEmail, seats: list | None) -> str | None:
-    """A "your move" or reminder e-mail whose turn is over (the player moved meanwhile) is not worth sending."""
-    from games.models import GameStatus, Seat
-
-    game = row.game
-    if game is None or game.status != GameStatus.ACTIVE:
-        return "game no longer active"
-    number = row.payload.get("seat_number")
-    if seats is None:
-        seat = Seat.objects.filter(game=game, number=number).first()
-    else:
-        seat = next((s for s in seats if s.number == number), None)
-    since = parse_datetime(row.payload.get("awaited_since") or "")
-    if seat is None or not seat.awaited or seat.user_id != row.user_id or seat.is_bot:
-        return "seat no longer awaited"
-    if since is not None and seat.awaited_since != since:
-        return "that turn is over"
-    if row.payload.get("held") and seat.last_seen_version >= (row.payload.get("version") or 0):
-        return "seen on the open page"  # a page of this version (or later) was shown to the player meanwhile
-    return None
+    if seats is not None:
+        row.game_seats = seats  # for the kind's check: the batch loaded them once
+    return obsolete_reason_of(row)
 
 
 def _claim(email_ids: list[int], now) -> list[OutboxEmail]:
@@ -200,8 +167,7 @@ def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
     ``mailer``: an open backend to reuse (the sweeper's), left open; else a new ``mailers.default`` connection,
     opened for the rows to send and closed at the end.
     """
-    from notifications.emails import Shared, build_message
-
+    channel = get_channel("email")
     outcomes = dict.fromkeys(email_ids, Outcome.SKIPPED)
     connection = mailer if mailer is not None else mailers.default
     now = timezone.now()
@@ -224,11 +190,11 @@ def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
                 OutboxEmail.objects.filter(pk__in=ids).update(status=OutboxEmail.Status.DROPPED, last_error=reason)
             # Render every message before the first is sent: the window between a server's "accepted"
             # and our COMMIT (see the module docstring) holds only the SMTP conversations.
-            shared, messages = Shared(seats), []
+            shared, messages = channel.shared(seats), []
             for row in ready:
                 row.attempts += 1
                 try:
-                    messages.append((row, build_message(row, shared=shared)))
+                    messages.append((row, channel.build_message(row, shared=shared)))
                 except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
                     outcomes[row.pk] = _failed(row, exc, now)
             sent = _send(messages, connection, outcomes, now)
@@ -255,7 +221,7 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
             # A new connection just failed: the rest would wait for the same refusal or timeout, one by one.
             outcomes[row.pk] = _failed(row, unreachable, now)
             continue
-        if row.user_id in refused and row.kind != OutboxEmail.Kind.ACCOUNT:
+        if row.user_id in refused and get_kind(row.kind).audience != "account":
             # Its address was refused for good a moment ago (and flagged): as obsolete_reason would say now.
             row.status, row.last_error = OutboxEmail.Status.DROPPED, "address undeliverable"
             row.save(update_fields=["status", "last_error"])
@@ -269,7 +235,7 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
         except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
             outcomes[row.pk] = _failed(row, exc, now)
             permanent = classify(exc)
-            if permanent is not None and permanent.bad_address and row.kind != OutboxEmail.Kind.ACCOUNT:
+            if permanent is not None and permanent.bad_address and get_kind(row.kind).audience != "account":
                 refused.add(row.user_id)
             elif permanent is None:
                 # The connection may be the broken thing: the next row starts afresh.
@@ -289,7 +255,7 @@ def _failed(row: OutboxEmail, exc: Exception, now) -> Outcome:
         row.status = OutboxEmail.Status.FAILED
         row.save(update_fields=["status", "attempts", "last_error"])
         logger.warning("outbox e-mail %s to user %s failed for good: %s", row.pk, row.user_id, permanent)
-        if permanent.bad_address and row.kind != OutboxEmail.Kind.ACCOUNT:
+        if permanent.bad_address and get_kind(row.kind).audience != "account":
             get_user_model().objects.filter(pk=row.user_id, email_undeliverable_since__isnull=True).update(
                 email_undeliverable_since=now
             )

@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 
 from clocks.display import clock_context
 from notifications.models import DeadlineReminder, OutboxEmail
-from notifications.outbox import game_thread_id
+from notifications.outbox import game_thread_id, get_kind
 from notifications.texts import awaited_phrase, platform_event_text
 from notifications.tokens import unsubscribe_url
 
@@ -176,32 +176,35 @@ def _news_name(item: dict, players: list[dict]) -> str:
     return named or item.get("name") or _("A player")
 
 
-def _turn(row, ctx) -> Rendered:
+def render_turn(row, ctx) -> Rendered:
     game, payload = row.game, row.payload
     what = awaited_phrase(game.engine_slug, payload.get("move_types") or [])
     players = ctx["players"]
     news = [platform_event_text(item.get("kind"), _news_name(item, players)) for item in payload.get("news") or []]
-    ctx.update(what=what, news=[n for n in news if n], **_events(row, ctx))
+    # The button opens the game page at its move form (each game's moves.html: ``<section id="moves">``).
+    ctx.update(what=what, news=[n for n in news if n], move_url=ctx["game_url"] + "#moves", **_events(row, ctx))
     ctx.update(_chat_news(row))
     ctx.update(_reply_codes(row))
     return Rendered(_("%(game)s: %(what)s") % {"game": ctx["game_title"], "what": what}, "turn", ctx)
 
 
 def _chat_news(row, *, game=None) -> dict:
-    """New table chat since the reader last read it (issue 17): ``chat_latest``, ``chat_count``."""
-    from together.emails import chat_news
-
-    return chat_news(game=game or row.game, user=row.user)
+    """What registered apps tell about the game since the reader last looked (together: the new chat)."""
+    ctx: dict = {}
+    for news in GAME_NEWS:
+        ctx.update(news(game=game or row.game, user=row.user))
+    return ctx
 
 
 def _reply_codes(row) -> dict:
-    """Moves by e-mail reply (reach.replies): the codes of the legal moves, when inbound mail is on."""
-    from reach.replies import email_context
+    """Moves by e-mail reply (a registered app's, reach.replies): the codes of the legal moves, when it is on."""
+    ctx: dict = {}
+    for context in MOVE_REPLY_CONTEXT:
+        ctx.update(context(row))
+    return ctx
 
-    return email_context(row)
 
-
-def _started(row, ctx) -> Rendered:
+def render_started(row, ctx) -> Rendered:
     from games.ui.names import and_list
 
     payload = row.payload
@@ -237,7 +240,7 @@ def _started(row, ctx) -> Rendered:
     return Rendered(subject, "started", ctx)
 
 
-def _finished(row, ctx) -> Rendered:
+def render_finished(row, ctx) -> Rendered:
     game = row.game
     players = ctx["players"]
     by_seat = {p.get("seat"): p for p in players}
@@ -323,18 +326,18 @@ def _ties(ranking: list[dict], ui) -> list[str]:
     return sentences
 
 
-def _cancelled(row, ctx) -> Rendered:
+def render_cancelled(row, ctx) -> Rendered:
     return Rendered(_("%(game)s was called off") % {"game": ctx["game_title"]}, "cancelled", ctx)
 
 
-def _invitation(row, ctx) -> Rendered:
+def render_invitation(row, ctx) -> Rendered:
     inviter = row.payload.get("invited_by") or _("A player")
     ctx["inviter"] = inviter
     subject = _("%(name)s invites you to play %(game)s") % {"name": inviter, "game": row.game.engine_name}
     return Rendered(subject, "invitation", ctx)
 
 
-def _reminder(row, ctx) -> Rendered:
+def render_reminder(row, ctx) -> Rendered:
     stage = row.payload.get("stage")
     ctx.update(what=awaited_phrase(row.game.engine_slug, row.payload.get("move_types") or []), stage=stage)
     title = ctx["game_title"]
@@ -347,7 +350,7 @@ def _reminder(row, ctx) -> Rendered:
     return Rendered(subject, "reminder", ctx)
 
 
-def _timeout(row, ctx) -> Rendered:
+def render_timeout(row, ctx) -> Rendered:
     from games.play.services import DROP_OUT_AFTER_TIMEOUTS
 
     ctx.update(
@@ -363,7 +366,7 @@ def _timeout(row, ctx) -> Rendered:
     return Rendered(subject, "timeout", ctx)
 
 
-def _digest(row, ctx) -> Rendered:
+def render_digest(row, ctx) -> Rendered:
     from games.models import Game
 
     items = row.payload.get("games") or []
@@ -391,16 +394,15 @@ def _digest(row, ctx) -> Rendered:
     return Rendered(subject, "digest", ctx)
 
 
-RENDERERS = {
-    OutboxEmail.Kind.TURN: _turn,
-    OutboxEmail.Kind.STARTED: _started,
-    OutboxEmail.Kind.FINISHED: _finished,
-    OutboxEmail.Kind.CANCELLED: _cancelled,
-    OutboxEmail.Kind.INVITATION: _invitation,
-    OutboxEmail.Kind.REMINDER: _reminder,
-    OutboxEmail.Kind.TIMEOUT: _timeout,
-    OutboxEmail.Kind.DIGEST: _digest,
-}
+# Renderers of kinds registered without ``render_email`` (kept for apps that filled this in before the kinds
+# registry existed); a registered kind's own renderer comes first.
+RENDERERS: dict = {}
+
+# What other apps add to game e-mails, registered in their ready(): ``GAME_NEWS`` (game, user) -> context (the
+# chat that is new, in "your move" e-mails and each line of the digest); ``MOVE_REPLY_CONTEXT`` row -> context
+# (the codes for moving by e-mail reply, in "your move" and "the game has started" e-mails).
+GAME_NEWS: list = []
+MOVE_REPLY_CONTEXT: list = []
 
 
 def _user_zone(user):
@@ -444,7 +446,8 @@ def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str,
             if ctx["deadline"] is not None:
                 # What the reader's clock shows as the e-mail goes out, and their quiet days (clocks).
                 ctx.update(clock_context(shared.awaited_seat(game, seat_number), now=timezone.now()))
-        rendered = RENDERERS[row.kind](row, ctx)
+        renderer = get_kind(row.kind).render_email or RENDERERS[row.kind]
+        rendered = renderer(row, ctx)
         ctx["subject"] = rendered.subject
         text = re.sub(r"\n{3,}", "\n\n", render_to_string(f"notifications/email/{rendered.template}.txt", ctx))
         html_body = render_to_string(f"notifications/email/{rendered.template}.html", ctx)
@@ -560,10 +563,9 @@ class NotificationMessage(EmailMultiAlternatives):
 
 
 def build_message(row: OutboxEmail, *, shared: Shared | None = None) -> EmailMultiAlternatives:
-    if row.kind == OutboxEmail.Kind.ACCOUNT:
-        from trust.account_mail import build_account_message
-
-        return build_account_message(row)
+    builder = get_kind(row.kind).build_email
+    if builder is not None:  # rendered elsewhere (account mail: allauth's)
+        return builder(row)
     shared = shared or Shared({})
     subject, text, html_body = render(row, shared=shared)
     link = shared.unsubscribe_url(row.user)

@@ -93,14 +93,15 @@ class SeatNotice(models.Model):
     log_mark = models.PositiveIntegerField(default=0)
     # Game version right after its last move (platform events since then are news too).
     version_mark = models.PositiveIntegerField(default=0)
-    # When the last "your move" e-mail for this game was queued; cleared when the player
-    # moves. "Once until I visit": no new one while this is later than Seat.last_visited_at.
+    # When the last "your move" e-mail for this game was queued (a channel for people without a field of its own
+    # counts here too); cleared when the player moves. "Once until I visit": no new one while this is later than
+    # Seat.last_visited_at.
     turn_email_at = models.DateTimeField(null=True, blank=True)
     # When the seat last moved itself (not a bot for it): a bot's answer seconds later holds the "your move"
     # e-mail of an "every time" reader a while, and drops it once their open page has shown the new position.
     moved_at = models.DateTimeField(null=True, blank=True)
-    # The same for push (``reach.receivers``): when the last "your move" push for this game was queued;
-    # cleared when the player moves. Webhooks keep no such state: they hear every turn.
+    # The same for push (``reach.channels``: its ``once_field``): when the last "your move" push for this game
+    # was queued; cleared when the player moves. Webhooks keep no such state: they hear every turn.
     turn_push_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

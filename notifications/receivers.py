@@ -5,27 +5,27 @@ the outbox rows commit or vanish with the move. Each receiver works in its own
 savepoint and never raises: a bug here is logged and costs an e-mail, never a
 move.
 
-Who gets a "your move" e-mail (``game_advanced``), per ``User.notify_mode``:
+Who hears "your move" (``game_advanced``) on the channels for people (e-mail, push; a webhook, for programs,
+hears every turn: ``reach.receivers``), per ``User.notify_mode``:
 
 - ``every``: each time a game starts awaiting the seat;
 - ``once`` (default): the first time, then not again for that game until the
   player has opened the game page (``Seat.last_visited_at`` later than the
-  last such e-mail) or moved there themselves;
-- ``digest``: nothing here; ``send_due_digests`` lists the games once a day;
-- ``never``: nothing.
+  last such notification, ``SeatNotice.turn_email_at``) or moved there themselves;
+- ``digest``: no e-mail here (``send_due_digests`` lists the games once a day); push as under ``once``;
+- ``never``: no e-mail; push as under ``once``.
 
-Nothing guesses whether the player is "online". The one thing left out is a
-seat whose own move, in this very transaction, continued its turn (a Konamon!
-card worked step by step, a Mamma Mia! oven decision right after one's turn):
-the player is acting at that moment, and the platform lists such seats as
-newly awaited only so that nobody misses a turn.
+The one thing left out at once is a seat whose own move, in this very transaction, continued its turn (a
+Konamon! card worked step by step, a Mamma Mia! oven decision right after one's turn): the player is acting
+at that moment, and the platform lists such seats as newly awaited only so that nobody misses a turn.
 
-Held, then maybe dropped: under ``every``, when only bots moved since the
-player's own move and that move was less than ``TURN_EMAIL_HOLD_SECONDS`` ago
-(a bot answering seconds later), the e-mail waits that long in the outbox and
-is dropped at delivery if the player's open page has meanwhile shown the new
-position (``Seat.last_seen_version``, recorded by every page and live partial
-the player's browser fetched: a recorded visit, not a guess).
+Quiet by evidence (issue 34): every "your move" waits ``TURN_NOTIFY_HOLD_SECONDS`` in the outbox (rows with a
+later ``next_attempt_at``, so a restart loses nothing) and is dropped at delivery if by then its reader is at
+the table: a page has shown them that position (``Seat.last_seen_version``, recorded by every page and live
+partial their browser fetched) or a live stream of that game is open in their browser (``live.presence``,
+shared by every process); or if they moved or the turn is over (``notifications.kinds.turn_over``). Nothing
+guesses whether the player is "online". Under ``every``, a bot answering within ``TURN_EMAIL_HOLD_SECONDS``
+of the player's own move holds it at least that long.
 
 After a time-out (the bot moved for a seat, ``MadeBy.TIMEOUT``) the e-mails of
 the players awaited next say so before the events, and the timed-out player's
@@ -48,8 +48,9 @@ from accounts.models import NotifyMode
 from games import signals
 from games.history import selectors as history_selectors
 from games.models import GameEvent, GameStatus, MadeBy, Seat, SeatView
+from notifications.kinds import wants_turn_email
 from notifications.models import OutboxEmail, SeatNotice
-from notifications.outbox import Draft, queue, wants_game_mail, wants_reminders
+from notifications.outbox import Draft, channels, publish, queue, wants_game_mail, wants_reminders
 from notifications.texts import move_types
 
 logger = logging.getLogger(__name__)
@@ -126,7 +127,8 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     bots_only = bool(moves) and all(move.made_by == MadeBy.BOT for move in moves)
     # At the start (no moves) the game-started e-mail told the first players.
     recipients = [seat for seat in newly if seat.number not in acted] if moves else []
-    recipients = [seat for seat in recipients if _wants_turn_email(seat.user)]
+    # Those who hear "your move" on some channel for people: e-mail, or push (``uses_channels``, loaded already).
+    recipients = [seat for seat in recipients if _wants_turn_email(seat.user) or seat.user.uses_channels]
     numbers = movers | {seat.number for seat in recipients}
     if not numbers:
         return
@@ -144,12 +146,21 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     notices = {row.seat_number: row for row in SeatNotice.objects.filter(game=game, seat_number__in=numbers)}
 
     drafts, told = [], {}
-    recipients = [
-        seat for seat in recipients
-        if seat.user.notify_mode != NotifyMode.ONCE_UNTIL_VISIT or _may_send_again(seat, notices.get(seat.number))
-    ]
+    # "Once until I visit", per channel for people (each counts in its own SeatNotice field): the channels that
+    # may tell each seat "your move" now.
+    fields = {name: getattr(channel, "once_field", "turn_email_at") for name, channel in channels().items()
+              if channel.quiet}
+    open_to = {
+        seat.number: [
+            name for name, field in fields.items()
+            if seat.user.notify_mode == NotifyMode.EVERY_TIME or _may_send_again(seat, notices.get(seat.number), field)
+        ]
+        for seat in recipients
+    }
+    recipients = [seat for seat in recipients if open_to[seat.number]]
     news = _platform_news(game, recipients, notices)
-    hold = dt.timedelta(seconds=settings.TURN_EMAIL_HOLD_SECONDS)
+    hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
+    bot_hold = dt.timedelta(seconds=settings.TURN_EMAIL_HOLD_SECONDS)
     for seat in recipients:
         notice = notices.get(seat.number)
         view = views.get(seat.number)
@@ -158,6 +169,7 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
             "seat_number": seat.number,
             "version": game.version,
             "awaited_since": _iso(seat.awaited_since),
+            "deadline_at": _iso(seat.deadline_at),
             "move_types": move_types(view.legal_moves if view is not None else []),
             "events": events,
             "events_skipped": skipped,
@@ -173,19 +185,35 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
             for number in timed_out
             if number != seat.number
         ]
-        not_before = None
+        # Quiet by evidence: every "your move" waits the hold and is dropped at delivery if by then a page has
+        # shown the reader this position or a live stream of the game is open in their browser (kinds.turn_over).
+        wait = hold
         if (
             bots_only
             and seat.user.notify_mode == NotifyMode.EVERY_TIME
             and notice is not None
             and notice.moved_at is not None
-            and now - notice.moved_at <= hold
+            and now - notice.moved_at <= bot_hold
         ):
-            payload["held"] = True  # dropped at delivery if the open page has shown this version
-            not_before = now + hold
+            wait = max(wait, bot_hold)  # a bot answering seconds after the player's own move (issue 19)
+        not_before = None
+        if wait:
+            payload["held"] = True
+            not_before = now + wait
         key = f"turn:{game.pk}:{seat.number}:{game.version}"
         drafts.append(Draft(seat.user, OutboxEmail.Kind.TURN, key, game, payload, not_before=not_before))
-        told[seat.number] = {"turn_email_at": now}
+
+    # Every channel for people (e-mail, push…) that may tell each seat; webhooks, for programs, hear every turn
+    # (reach.receivers).
+    by_channels: dict[tuple, list] = {}
+    for draft in drafts:
+        by_channels.setdefault(tuple(open_to[draft.payload["seat_number"]]), []).append(draft)
+    for names, group in by_channels.items():
+        publish(group, only=names)
+    for draft in drafts:
+        stamps = {fields[name]: now for name in draft.written if name in fields}
+        if stamps:
+            told[draft.payload["seat_number"]] = stamps
 
     marks = {n: {"log_mark": views[n].log_size, "version_mark": game.version} for n in movers if n in views}
     for number in acted & marks.keys():
@@ -195,7 +223,6 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
         _notice_rows(notices, marks, acted, told),
         ["log_mark", "version_mark", "turn_email_at", "turn_push_at", "moved_at"],
     )
-    queue(drafts)
 
 
 def _events_since(game, seat_number: int, mark: int, view, logs: dict) -> tuple[list[dict], int]:
@@ -247,14 +274,16 @@ def _notice_rows(notices, marks: dict, acted: set, told: dict) -> dict[int, dict
 
 
 def _wants_turn_email(user) -> bool:
-    return wants_game_mail(user) and user.notify_mode in (NotifyMode.EVERY_TIME, NotifyMode.ONCE_UNTIL_VISIT)
+    return wants_turn_email(user)
 
 
-def _may_send_again(seat, notice) -> bool:
-    """"Once until I visit": no e-mail yet, or the player has been to the game since the last one."""
-    if notice is None or notice.turn_email_at is None:
+def _may_send_again(seat, notice, field: str = "turn_email_at") -> bool:
+    """"Once until I visit": nothing told yet on that channel (``field``: when it last told the seat), or the
+    player has been to the game since."""
+    told_at = getattr(notice, field, None) if notice is not None else None
+    if told_at is None:
         return True
-    return seat.last_visited_at is not None and seat.last_visited_at >= notice.turn_email_at
+    return seat.last_visited_at is not None and seat.last_visited_at >= told_at
 
 
 def _platform_news(game, recipients, notices) -> list[dict]:

@@ -50,17 +50,24 @@ def deliver_email(email_id: int) -> str:
 
 
 def _requeue_retries(outcomes: dict) -> None:
-    """Queue the rows that failed for now again once their backoff is over (all due by the latest of them)."""
+    """Queue again, for when they are due, the rows that failed for now (their backoff) and the rows that were
+    not due yet (a "your move" held a few minutes: ``TURN_NOTIFY_HOLD_SECONDS``); all due by the latest of them.
+    Later than ``REQUEUE_WITHIN_SECONDS`` is left to the sweeper."""
     from notifications.delivery import Outcome
     from notifications.models import OutboxEmail
 
-    retry = [email_id for email_id, outcome in outcomes.items() if outcome is Outcome.RETRY]
-    if not retry:
+    requeued = (Outcome.RETRY, Outcome.SKIPPED)
+    if deliver_emails.app.conf.task_always_eager:
+        requeued = (Outcome.RETRY,)  # run at once, a countdown would not wait: held rows are the sweeper's
+    again = [email_id for email_id, outcome in outcomes.items() if outcome in requeued]
+    if not again:
         return
     now = timezone.now()
     soon = {
         email_id: max(0.0, (next_at - now).total_seconds())
-        for email_id, next_at in OutboxEmail.objects.filter(pk__in=retry).values_list("pk", "next_attempt_at")
+        for email_id, next_at in OutboxEmail.objects.filter(
+            pk__in=again, status=OutboxEmail.Status.PENDING, next_attempt_at__gt=now
+        ).values_list("pk", "next_attempt_at")
     }
     soon = {email_id: delay for email_id, delay in soon.items() if delay <= REQUEUE_WITHIN_SECONDS}
     if soon:

@@ -11,7 +11,13 @@ class ReachConfig(AppConfig):
 
     def ready(self) -> None:
         from notifications import emails
-        from reach import notices, receivers, replies  # noqa: F401 - receivers: connects the signal receivers
+        from notifications.outbox import MessageKind, register_email_preference, register_kind
+        from reach import channels, notices, prefs, receivers, replies  # noqa: F401 - receivers: connects them
 
-        emails.RENDERERS.setdefault(notices.WEBHOOK_OFF, notices.render_webhook_off)
-        emails.RENDERERS.setdefault(replies.MOVE_REPLY, replies.render_move_reply)
+        channels.register()  # Web Push and webhooks
+        register_email_preference(prefs.drop_unwanted_email)  # the per-kind e-mail switches of the channels page
+        register_kind(MessageKind(notices.WEBHOOK_OFF, "service", render_email=notices.render_webhook_off))
+        register_kind(MessageKind(replies.MOVE_REPLY, "service", render_email=replies.render_move_reply,
+                                  prepare=replies.confirmation_folded))
+        if replies.email_context not in emails.MOVE_REPLY_CONTEXT:
+            emails.MOVE_REPLY_CONTEXT.append(replies.email_context)

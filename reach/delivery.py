@@ -26,8 +26,10 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
+from notifications.outbox import obsolete_reason_of
 from reach import push, safehttp, texts, webhooks
-from reach.models import Channel, Delivery, EventKind, PushSubscription, Webhook
+from reach.flags import refresh_flags
+from reach.models import Channel, Delivery, PushSubscription, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +101,6 @@ def _deliver(row: Delivery) -> str:
             if hook.failures:
                 Webhook.objects.filter(pk=hook.pk).update(failures=0, last_error="")
     except push.Gone as exc:
-        from reach.fanout import refresh_flags
-
         logger.info("push subscription %s of user %s is gone; removed", row.subscription_id, row.user_id)
         PushSubscription.objects.filter(pk=row.subscription_id).delete()
         refresh_flags(row.user_id)
@@ -134,17 +134,9 @@ def _obsolete(row: Delivery) -> str | None:
             return "push is not configured"
     elif row.webhook is None or not row.webhook.active:
         return "webhook removed or turned off"
-    if row.kind in ("turn", "reminder"):
-        from notifications.delivery import _turn_over
-
-        return _turn_over(row, None)
-    if row.kind == EventKind.CHAT:
-        from reach.chat import unread
-
-        row.chat = unread(row)  # what the message says (reach.texts)
-        if not row.chat.count:
-            return "chat read already"
-    return None
+    # What the message's kind says (registered by the app that owns it): the turn is over, the chat was read…
+    # It may fill in what the message says (the unread chat, ``row.chat``, read by reach.texts).
+    return obsolete_reason_of(row, quiet=row.channel == Channel.PUSH)
 
 
 def _mark(row: Delivery, status: str, error: str) -> str:
@@ -184,7 +176,6 @@ def _count_failure_locked(hook: Webhook, now, error: str) -> None:
     hook.last_error = error
     fields = ["failures", "last_error"]
     if hook.active and hook.failures >= webhooks.MAX_CONSECUTIVE_FAILURES:
-        from reach.fanout import refresh_flags
         from reach.notices import tell_webhook_disabled
 
         hook.active, hook.disabled_at = False, now

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.db.models.constants import OnConflict
 from django.utils import timezone
 
+from reach.flags import refresh_flags  # noqa: F401 - where callers found it before it had its own module
 from reach.models import Channel, ChannelSettings, Delivery, PushSubscription, Webhook
 
 logger = logging.getLogger(__name__)
@@ -38,20 +39,24 @@ class Event:
     pushed: bool = False  # set by ``queue_events``: a push delivery was written for it
 
 
-def queue_events(events: list[Event], *, savepoint: bool = True) -> list[int]:
-    """Write the deliveries of ``events`` for every channel their recipients chose; the new rows' ids.
+TRANSPORTS = (Channel.PUSH, Channel.WEBHOOK)
+
+
+def queue_events(events: list[Event], *, savepoint: bool = True, transports=TRANSPORTS) -> list[int]:
+    """Write the deliveries of ``events`` for every channel their recipients chose (among ``transports``); the
+    new rows' ids.
 
     ``savepoint=False``: the caller runs this in a savepoint of its own already."""
     events = [e for e in events if e.user is not None and e.user.is_active and e.user.uses_channels]
     if not events:
         return []  # nobody here uses push or webhooks: no query at all
     if not savepoint:
-        return _queue(events)
+        return _queue(events, transports)
     with transaction.atomic():  # a failing query here must not abort the caller's transaction
-        return _queue(events)
+        return _queue(events, transports)
 
 
-def _queue(events: list[Event]) -> list[int]:
+def _queue(events: list[Event], transports=TRANSPORTS) -> list[int]:
     user_ids = {e.user.pk for e in events}
     prefs = {
         row.user_id: row
@@ -59,8 +64,8 @@ def _queue(events: list[Event]) -> list[int]:
     }
     if not prefs:
         return []
-    push_users = [uid for uid, s in prefs.items() if s.has_push]
-    hook_users = [uid for uid, s in prefs.items() if s.has_webhooks]
+    push_users = [uid for uid, s in prefs.items() if s.has_push] if Channel.PUSH in transports else []
+    hook_users = [uid for uid, s in prefs.items() if s.has_webhooks] if Channel.WEBHOOK in transports else []
     subscriptions: dict[int, list[PushSubscription]] = {}
     for sub in PushSubscription.objects.filter(user_id__in=push_users).only("pk", "user_id") if push_users else []:
         subscriptions.setdefault(sub.user_id, []).append(sub)
@@ -117,16 +122,3 @@ def enqueue(ids: list[int], *, countdown: float = 0) -> None:
     except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
         logger.warning("could not queue %s push/webhook deliveries; the sweeper will send them", len(ids),
                        exc_info=True)
-
-
-def refresh_flags(user_id: int) -> None:
-    """Recompute whether the user has push subscriptions / active webhooks (after any change to them)."""
-    settings_row, _ = ChannelSettings.objects.get_or_create(user_id=user_id)
-    settings_row.has_push = PushSubscription.objects.filter(user_id=user_id).exists()
-    settings_row.has_webhooks = Webhook.objects.filter(user_id=user_id, active=True).exists()
-    settings_row.save(update_fields=["has_push", "has_webhooks"])
-    from django.contrib.auth import get_user_model
-
-    get_user_model().objects.filter(pk=user_id).update(
-        uses_channels=settings_row.has_push or settings_row.has_webhooks
-    )

@@ -38,7 +38,7 @@ def new_secret() -> str:
 # Kinds a channel leaves off until the player turns them on. Chat by e-mail: a conversation is what a
 # mailbox copes with worst (an e-mail per burst, an hour apart at best), and the turn e-mails and the
 # digest mention new chat anyway. Chat by push stays on: push is opted into per browser, a chat push is
-# one per game until the chat is read (``reach.chat``), and that is what a phone notification is for.
+# one per game until the chat is read (``together.messages``), and that is what a phone notification is for.
 DEFAULT_OFF: dict[str, frozenset[str]] = {"email": frozenset({EventKind.CHAT})}
 
 

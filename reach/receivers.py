@@ -1,14 +1,12 @@
 """Receivers of the games platform's signals for push and webhooks (e-mail has its own in notifications).
 
-Same policy as the turn e-mails: a seat hears "your move" when a game starts awaiting it, except when
-its own move in this very transaction continued its turn. Push follows "once until I visit" as e-mail
-does (``SeatNotice.turn_push_at`` beside ``turn_email_at``): after one "your move" push for a game, none
-more for it until the player has opened the game or moved there; players who chose "every time" for
-e-mail get every one (those who chose the digest or no e-mail at all chose fewer e-mails, so they get the
-quiet policy on push too, which has its own on/off switch). A push notification of a game replaces the
-previous one of that game (its tag). Webhooks hear every turn: a bot or a chat relay cannot "visit", and
-needs each one. Each receiver runs in a savepoint and never raises: a bug here costs a notification,
-never a move.
+"Your move" by push follows the same quiet rules as the e-mail: ``notifications.receivers`` publishes it to
+every channel for people, with the hold, presence, and "once until I visit" for all but "every time" readers
+(whatever they chose for e-mail), counted apart from e-mails (``SeatNotice.turn_push_at``). A push
+notification of a game replaces the previous one of that game (its tag). Webhooks hear every turn at once: a
+bot or a chat relay cannot "visit", and needs each one. The other events (a game started, finished, called off,
+an invitation, a time-out) go to both. Each receiver runs in a savepoint and never raises: a bug here costs a
+notification, never a move.
 """
 
 from __future__ import annotations
@@ -20,13 +18,12 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from accounts.models import NotifyMode
 from games import signals
 from games.models import GameStatus, MadeBy, Seat, SeatView
 from notifications.models import SeatNotice
 from notifications.texts import move_types
 from reach.fanout import Event, queue_events
-from reach.models import EventKind
+from reach.models import Channel, EventKind
 
 logger = logging.getLogger(__name__)
 
@@ -92,16 +89,11 @@ def _pushed_turns(game, numbers: list[int]) -> None:
         )
 
 
-def _may_push_again(seat, notice) -> bool:
-    """"Once until I visit", as for e-mail (``notifications.receivers._may_send_again``)."""
-    if seat.user.notify_mode == NotifyMode.EVERY_TIME or notice is None or notice.turn_push_at is None:
-        return True
-    return seat.last_visited_at is not None and seat.last_visited_at >= notice.turn_push_at
-
-
 @receiver(signals.game_advanced, dispatch_uid="reach.game_advanced")
 @guarded(savepoint=False)
 def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
+    """Webhooks hear every turn at once (a program cannot "visit"); people hear "your move" by e-mail and push
+    under the quiet rules, from ``notifications.receivers``."""
     if game.status != GameStatus.ACTIVE or not moves:
         return  # at the start, the "game started" event told the first players
     acted = {move.seat_number for move in moves if move.made_by == MadeBy.PLAYER}
@@ -112,22 +104,18 @@ def on_game_advanced(sender, game, newly_awaited_seats, moves, **kwargs):
     fresh = kwargs.get("seat_views") or {}
     legal = {n: view.legal_moves for n, view in fresh.items() if n is not None}
     missing = [s.number for s in recipients if s.number not in legal]
-    quiet = [s.number for s in recipients if s.user.notify_mode != NotifyMode.EVERY_TIME]
     with transaction.atomic():  # one savepoint for every query of this receiver
         if missing:
             legal.update(SeatView.objects.filter(game=game, seat_number__in=missing)
                          .values_list("seat_number", "legal_moves"))
-        notices = {n.seat_number: n for n in SeatNotice.objects.filter(game=game, seat_number__in=quiet)} \
-            if quiet else {}
         events = [
             Event(seat.user, EventKind.TURN, f"turn:{game.pk}:{seat.number}:{game.version}", game, {
                 "seat_number": seat.number, "version": game.version, "awaited_since": _iso(seat.awaited_since),
                 "deadline_at": _iso(seat.deadline_at), "move_types": move_types(legal.get(seat.number)),
-            }, push=_may_push_again(seat, notices.get(seat.number)))
+            }, push=False)
             for seat in recipients
         ]
-        queue_events(events, savepoint=False)
-        _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed])
+        queue_events(events, savepoint=False, transports=(Channel.WEBHOOK,))
 
 
 @receiver(signals.game_finished, dispatch_uid="reach.game_finished")
@@ -166,14 +154,3 @@ def on_seat_timed_out(sender, game, seat, dropped_out, **kwargs):
         return
     queue_events([Event(seat.user, EventKind.TIMEOUT, f"timeout:{game.pk}:{seat.number}:{game.version}", game,
                         {"seat_number": seat.number, "dropped_out": bool(dropped_out)})])
-
-
-def reminder_queued(*, seat, payload: dict, key: str) -> list[int]:
-    """Called by ``notifications.deadlines`` inside the transaction that records a reminder, whatever the
-    player chose for e-mail: push and webhooks follow their own switches. The deliveries queued."""
-    try:
-        with transaction.atomic():
-            return queue_events([Event(seat.user, EventKind.REMINDER, key, seat.game, payload)])
-    except Exception:
-        logger.exception("reach: a reminder's push/webhook deliveries are lost")
-        return []

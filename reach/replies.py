@@ -17,6 +17,7 @@ loop marker) are dropped without an answer.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import email
 import email.policy
 import hashlib
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.exceptions import GameError, StaleVersion
@@ -79,11 +80,37 @@ def move_labels(*, game, view: dict, legal_moves: list) -> list[str]:
     return ui.move_labels(view=view or {}, legal_moves=legal_moves)
 
 
+TEXT_WIDTH = 66  # columns of a line of codes in the plain-text part (a phone shows about this many)
+
+
 @dataclass
 class Codes:
     address: str | None
     codes: list[tuple[str, str]]  # (code, label)
     too_many: bool
+
+    @property
+    def lines(self) -> list[str]:
+        """The codes as ``12 = Play No. 3``, as many to a line as fit in ``TEXT_WIDTH`` columns (a CJK character
+        takes two), for the plain-text part: the list stays short, the labels whole."""
+        lines, line, used = [], [], 0
+        for code, label in self.codes:
+            item = f"{code} = {label}"
+            width = _columns(item)
+            if line and used + 3 + width > TEXT_WIDTH:
+                lines.append("   ".join(line))
+                line, used = [], 0
+            used += width + (3 if line else 0)
+            line.append(item)
+        if line:
+            lines.append("   ".join(line))
+        return lines
+
+
+def _columns(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def codes_for(*, game, seat_number: int, user_id: int) -> Codes | None:
@@ -106,11 +133,14 @@ def email_context(row) -> dict:
     seat_number = (row.payload or {}).get("seat_number")
     if row.game is None or seat_number is None:
         return {}
+    ctx = {}
+    if row.kind == "turn" and enabled():
+        ctx["confirmed"] = folded_confirmations(row)  # moves played by reply, told here rather than on their own
     codes = codes_for(game=row.game, seat_number=seat_number, user_id=row.user_id)
     if codes is None:
-        return {}
+        return ctx
     row.reply_address = codes.address  # notifications.emails.build_message makes it the Reply-To
-    return {"move_codes": codes}
+    return {**ctx, "move_codes": codes}
 
 
 # --- Reading a reply -----------------------------------------------------------------------------------------
@@ -166,7 +196,7 @@ def is_automatic(message, *, mail_from: str | None) -> bool:
 
 @dataclass
 class Result:
-    outcome: str  # played, stale, illegal, unreadable, used, ignored
+    outcome: str  # played, stale, illegal, unreadable, not_listed, used, ignored
     detail: str = ""
 
 
@@ -222,7 +252,7 @@ def _play(*, seat, version: int, token: str, line: str | None) -> Result:
     except IntegrityError:
         return _answer(seat, Result("used"))
     except _NoSuchCode:
-        return _answer(seat, Result("unreadable", line or ""))
+        return _answer(seat, Result("not_listed", str(code)))  # a number, but none of the e-mail's codes
     except StaleVersion:
         return _answer(seat, Result("stale"))
     except GameError as exc:
@@ -251,14 +281,54 @@ class _NoSuchCode(Exception):
 
 def _answer(seat, result: Result) -> Result:
     """Queue the reply e-mail to the seat's own address (the move, if any, has committed)."""
-    from django.utils import timezone
-
     user = seat.user
     if user.is_active and user.email:
-        stamp = int(timezone.now().timestamp() * 1_000_000)
-        queue([Draft(user, MOVE_REPLY, f"move_reply:{seat.game_id}:{seat.number}:{stamp}", seat.game,
-                     {"seat_number": seat.number, "outcome": result.outcome, "detail": result.detail[:300]})])
+        now = timezone.now()
+        stamp = int(now.timestamp() * 1_000_000)
+        payload = {"seat_number": seat.number, "outcome": result.outcome, "detail": result.detail[:300]}
+        hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
+        not_before = None
+        if result.outcome == "played" and hold:
+            # "Your move is played" folds into the next e-mail of this game the player gets within the hold (their
+            # next "your move"); it goes on its own only if none follows (``confirmation_folded``).
+            payload["held"], not_before = True, now + hold
+        queue([Draft(user, MOVE_REPLY, f"move_reply:{seat.game_id}:{seat.number}:{stamp}", seat.game, payload,
+                     not_before=not_before)])
     return result
+
+
+FOLDED = "folded into the next e-mail"
+
+
+def confirmation_folded(row, *, quiet: bool = True) -> str | None:
+    """At delivery of a held "your move is played": drop it if a later e-mail of this game to the same player
+    is there to carry it (a "your move" written since; ``email_context`` tells it there)."""
+    from notifications.models import OutboxEmail
+
+    if row.payload.get("outcome") != "played" or not row.payload.get("held"):
+        return None
+    later = OutboxEmail.objects.filter(
+        user_id=row.user_id, game_id=row.game_id, kind=OutboxEmail.Kind.TURN, created_at__gte=row.created_at,
+        status__in=(OutboxEmail.Status.PENDING, OutboxEmail.Status.SENT),
+    )
+    return FOLDED if later.exists() else None
+
+
+def folded_confirmations(row) -> list[str]:
+    """The moves played by e-mail reply whose confirmation this "your move" e-mail carries: those confirmed by
+    no e-mail of their own since the player's previous "your move" e-mail of this game."""
+    from notifications.models import OutboxEmail
+
+    previous = OutboxEmail.objects.filter(
+        user_id=row.user_id, game_id=row.game_id, kind=OutboxEmail.Kind.TURN, created_at__lt=row.created_at,
+    ).order_by("-created_at").values_list("created_at", flat=True).first()
+    replies = OutboxEmail.objects.filter(
+        user_id=row.user_id, game_id=row.game_id, kind=MOVE_REPLY, payload__outcome="played",
+        payload__held=True, created_at__lte=row.created_at,
+    ).exclude(status=OutboxEmail.Status.SENT)
+    if previous is not None:
+        replies = replies.filter(created_at__gt=previous)
+    return [detail for detail in replies.order_by("created_at").values_list("payload__detail", flat=True) if detail]
 
 
 def render_move_reply(row, ctx):
@@ -274,6 +344,7 @@ def render_move_reply(row, ctx):
         "stale": _("%(game)s: the game has moved on") % {"game": title},
         "illegal": _("%(game)s: that move is not possible") % {"game": title},
         "unreadable": _("%(game)s: we could not read your move") % {"game": title},
+        "not_listed": _("%(game)s: that is not one of the listed moves") % {"game": title},
         "used": _("%(game)s: that reply was used already") % {"game": title},
     }
     return Rendered(subjects.get(outcome, title), "move_reply", ctx)

@@ -11,8 +11,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from notifications.emails import game_title, game_url
+from notifications.outbox import obsolete_reason_of
 from notifications.texts import awaited_phrase
-from reach.models import Delivery, EventKind
+from reach.models import Channel, Delivery, EventKind
+
+# The game page's move form (each game's moves.html: ``<section id="moves">``).
+MOVE_ANCHOR = "#moves"
 
 
 def user_zone(user):
@@ -60,10 +64,10 @@ def _body(row: Delivery, game) -> str:
 
 
 def _chat(row: Delivery):
-    from reach.chat import unread
-
+    """The unread chat the message tells of (``row.chat``, set by the chat kind's ``prepare``: reach.delivery
+    asks it first, to drop what was read meanwhile)."""
     if getattr(row, "chat", None) is None:
-        row.chat = unread(row)  # reach.delivery reads it first, to drop what was read meanwhile
+        obsolete_reason_of(row, quiet=False)
     return row.chat
 
 
@@ -91,6 +95,10 @@ def message(row: Delivery) -> dict:
         if row.kind == EventKind.CHAT:
             # Its own tag: a chat notification replaces the previous chat one, never the "your move" one.
             url, tag = url + "#chat", f"chat-{row.game_id}"
+        elif row.channel == Channel.PUSH and game is not None and (
+            row.kind in (EventKind.TURN, EventKind.REMINDER) or row.payload.get("awaited")
+        ):
+            url += MOVE_ANCHOR  # the notification opens the game page at its move form (webhooks: unchanged)
         result = {
             "kind": row.kind,
             "title": str(title),

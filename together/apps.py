@@ -9,10 +9,10 @@ class TogetherConfig(AppConfig):
     verbose_name = _("Playing together")
 
     def ready(self) -> None:
-        # Signal receivers (a declined rematch) and the e-mails this app writes to the outbox.
-        from together import emails, receivers  # noqa: F401
+        # Signal receivers (a declined rematch), and the kinds of message this app sends (chat, table news).
+        from together import messages, receivers  # noqa: F401
 
-        emails.register()
+        messages.register()
         # A chat message, a resignation, a call-off or a rematch changes the table without a move: open pages hear.
         from live import publish
         from together.live import table_activity

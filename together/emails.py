@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -21,8 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Seat
 from notifications.models import OutboxEmail
-from notifications.outbox import Draft, queue, wants_game_mail
-from reach.models import Channel, EventKind
+from notifications.outbox import Draft, queue, wanted_by_email, wants_game_mail
 from together.models import Block, ChatMessage, SeatCorner
 from together.selectors import unread_summary
 
@@ -46,9 +46,9 @@ def queue_chat_emails(*, message: ChatMessage, seats: list[Seat] | None = None) 
     seats = [seat for seat in seats if wants_game_mail(seat.user)]
     if not seats:
         return []
-    from reach.prefs import wanting
-
-    chatty = wanting([seat.user_id for seat in seats], Channel.EMAIL, EventKind.CHAT)
+    # Those who turned chat e-mails on (the channels page's switches; off by default).
+    chatty = {d.user.pk for d in wanted_by_email(
+        [Draft(seat.user, OutboxEmail.Kind.CHAT, "", message.game) for seat in seats])}
     seats = [seat for seat in seats if seat.user_id in chatty]
     if not seats:
         return []
@@ -58,14 +58,18 @@ def queue_chat_emails(*, message: ChatMessage, seats: list[Seat] | None = None) 
         )
     )
     seats = [seat for seat in seats if seat.user_id not in blockers]
-    claimed = _claim_chat_email(seat_ids=[seat.pk for seat in seats], now=timezone.now())
+    now = timezone.now()
+    claimed = _claim_chat_email(seat_ids=[seat.pk for seat in seats], now=now)
+    # Held like "your move", and dropped at delivery if the reader is at the table (together.messages).
+    hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
     drafts = [
         Draft(
             seat.user,
             OutboxEmail.Kind.CHAT,
             f"chat:{message.game_id}:{seat.number}:{message.pk}",
             message.game,
-            {"seat_number": seat.number, "message_id": message.pk},
+            {"seat_number": seat.number, "message_id": message.pk, **({"held": True} if hold else {})},
+            not_before=now + hold if hold else None,
         )
         for seat in seats
         if seat.pk in claimed
@@ -127,7 +131,7 @@ def chat_news(*, game, user) -> dict:
     return {"chat_latest": [{"name": m.author_name, "text": m.text} for m in latest], "chat_count": count}
 
 
-def _render_chat(row, ctx):
+def render_chat(row, ctx):
     from notifications.emails import Rendered
 
     news = chat_news(game=row.game, user=row.user)
@@ -141,7 +145,7 @@ def _render_chat(row, ctx):
     return Rendered(subject, "together_chat", ctx)
 
 
-def _render_table(row, ctx):
+def render_table(row, ctx):
     from notifications.emails import Rendered
 
     payload = row.payload
@@ -157,11 +161,3 @@ def _render_table(row, ctx):
     else:
         subject = _("%(game)s was called off") % {"game": title}
     return Rendered(subject, "together_table", ctx)
-
-
-def register() -> None:
-    """Hand the platform's e-mail renderer ours (``notifications.emails.RENDERERS``)."""
-    from notifications import emails
-
-    emails.RENDERERS.setdefault(OutboxEmail.Kind.CHAT, _render_chat)
-    emails.RENDERERS.setdefault(OutboxEmail.Kind.TABLE, _render_table)

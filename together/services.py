@@ -48,7 +48,7 @@ def chat_writable(*, game: Game, seat: Seat | None) -> bool:
 
 def post_chat_message(*, user, game_id: int, text) -> ChatMessage:
     """Store ``user``'s message at ``game_id``'s table; tells the other players who asked for chat: by
-    e-mail at most once an hour, by push or webhook once until they read it (``reach.chat``)."""
+    e-mail at most once an hour, by push or webhook once until they read it (``together.messages``)."""
     cleaned = clean_chat_text(text)
     if cleaned is None:
         raise BadInput(_("A message has 1 to 500 characters."))
@@ -61,8 +61,8 @@ def post_chat_message(*, user, game_id: int, text) -> ChatMessage:
             game=seat.game, author=user, seat_number=seat.number, author_name=user.public_name, text=cleaned
         )
         live.chat_arrived(message)
-        from reach.chat import queue_chat_deliveries
         from together.emails import queue_chat_emails
+        from together.messages import queue_chat_deliveries
 
         readers = list(
             Seat.objects.filter(game_id=game_id, user__isnull=False, is_bot=False).exclude(user=user)

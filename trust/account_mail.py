@@ -57,3 +57,9 @@ def build_account_message(row) -> EmailMultiAlternatives:
     if payload.get("html"):
         message.attach_alternative(payload["html"], "text/html")
     return message
+
+
+def register() -> None:
+    from notifications.outbox import MessageKind, register_kind
+
+    register_kind(MessageKind(ACCOUNT_KIND, "account", build_email=build_account_message))

@@ -7,4 +7,6 @@ class TrustConfig(AppConfig):
     verbose_name = _("Trust and privacy")
 
     def ready(self) -> None:
-        from trust import checks, receivers, schema  # noqa: F401 - registers the deploy check, receivers, schema
+        from trust import account_mail, checks, receivers, schema  # noqa: F401 - the deploy check, receivers, schema
+
+        account_mail.register()  # account e-mails go through the outbox

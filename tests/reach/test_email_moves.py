@@ -59,7 +59,8 @@ def turn_mail_for(user):
 
 
 def codes_in(message) -> list[str]:
-    return re.findall(r"^  (\d+)  ", message.body, re.MULTILINE)
+    # "12 = Play No. 3", several to a line (issue 34: the codes come last, compact).
+    return re.findall(r"(?:^|   )(\d+) = ", message.body, re.MULTILINE)
 
 
 def reply(listener, message, first_line: str, *, sender=None, extra_headers=None, to=None, lmtp=False):
@@ -166,7 +167,10 @@ def test_an_unreadable_or_unknown_code_gets_a_reply_saying_why(players, listener
     reply(listener, message, "99")
     assert Move.objects.filter(game=game).count() == 0
     unread = [m for m in mail.outbox if "we could not read your move" in m.subject]
-    assert len(unread) == 2 and all(m.reply_to for m in unread), "the answer lists the codes again"
+    assert len(unread) == 1 and unread[0].reply_to, "the answer lists the codes again"
+    # A number that is none of the codes is not "unreadable" (issue 34): the answer says so, and lists them again.
+    [not_listed] = [m for m in mail.outbox if "that is not one of the listed moves" in m.subject]
+    assert not_listed.reply_to and "99 is not one of the listed moves" in not_listed.body
 
 
 @pytest.mark.parametrize("headers,sender", [
@@ -252,7 +256,7 @@ def test_the_codes_name_each_move_in_the_games_words_and_the_readers_language(pl
     labels = labels_of(seat.number, game, "fr")
     body = turn_mail_for(seat.user).body
     for code, label in enumerate(labels, start=1):
-        assert f"  {code}  {label}" in body, (label, body)
+        assert f"{code} = {label}" in body, (label, body)
     assert ("Pile 1, carte du dessus" if slug == "marumiere" else "Jouer le n°") in body
 
 
@@ -306,3 +310,63 @@ def test_a_reply_the_game_can_no_longer_take_is_answered_with_the_reason_in_the_
     assert Move.objects.filter(game=game).count() == 0
     [answer] = [m for m in mail.outbox if m.to == [seat.user.email] and m.subject.endswith("その手は打てません")]
     assert "このゲームは進行中ではありません。" in answer.body
+
+
+# Issue 34: the confirmation of a reply folds into the next e-mail ------------------------------------------------
+
+
+def test_the_confirmation_of_a_reply_folds_into_the_next_your_move_email(players, listener, settings):
+    import datetime as dt
+
+    import time_machine
+    from django.utils import timezone
+
+    from notifications import delivery
+    from notifications.models import OutboxEmail
+    from tests.games.game_helpers import awaited_human
+
+    settings.TURN_NOTIFY_HOLD_SECONDS = 180
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    played = labels_of(seat.number, game, "en")[0]
+    reply(listener, turn_mail_for(seat.user), "1")
+    confirmation = OutboxEmail.objects.get(kind=replies.MOVE_REPLY, user=seat.user)
+    assert confirmation.status == "pending" and confirmation.payload["held"], "held, not sent at once"
+    # The opponent answers within the hold: the replier's next "your move" carries the confirmation.
+    game.refresh_from_db()
+    opponent, view = awaited_human(game)
+    if opponent.user_id == seat.user_id:
+        pytest.skip("Marumiere gave the replier another step at once")
+    from games.play import services
+
+    services.check_play_move(user=opponent.user, game_id=game.pk, move=view.legal_moves[0],
+                             expected_version=game.version)
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + dt.timedelta(seconds=185)):
+        assert delivery.deliver(confirmation.pk) == delivery.Outcome.DROPPED
+        turn = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TURN, user=seat.user).latest("created_at")
+        assert delivery.deliver(turn.pk) == delivery.Outcome.SENT
+    confirmation.refresh_from_db()
+    assert confirmation.last_error == replies.FOLDED
+    [message] = mail.outbox
+    assert f"is played: {played}." in message.body and "your move is played" not in message.subject
+
+
+def test_the_confirmation_goes_alone_when_nothing_follows_within_the_hold(players, listener, settings):
+    import datetime as dt
+
+    import time_machine
+    from django.utils import timezone
+
+    from notifications import delivery
+    from notifications.models import OutboxEmail
+
+    settings.TURN_NOTIFY_HOLD_SECONDS = 180
+    game = start_game("marumiere", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    reply(listener, turn_mail_for(seat.user), "1")
+    confirmation = OutboxEmail.objects.get(kind=replies.MOVE_REPLY, user=seat.user)
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + dt.timedelta(seconds=185)):
+        assert delivery.deliver(confirmation.pk) == delivery.Outcome.SENT
+    assert ["your move is played" in m.subject for m in mail.outbox] == [True]

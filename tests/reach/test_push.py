@@ -39,7 +39,7 @@ def test_a_turn_is_pushed_encrypted_and_says_only_what_the_recipient_may_see(cli
     assert pushed, "nothing reached the push service"
     message = pushed[-1].document
     assert message["title"] == f"Marumiere #{game.pk}" or message["title"].endswith(f"#{game.pk}")
-    assert message["url"] == f"https://play.example/games/{game.pk}/"
+    assert message["url"] == f"https://play.example/games/{game.pk}/#moves"  # opens the move form (issue 34)
     assert message["tag"] == f"game-{game.pk}"
     # French, from the recipient's own view only: the kinds of move awaited, nothing of anyone's cards.
     view = SeatView.objects.get(game=game, seat_number=message["seat_number"])
