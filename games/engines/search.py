@@ -42,7 +42,7 @@ from typing import Any
 from .base import Engine, Move, State, View
 
 LEVELS = ("easy", "normal", "strong")
-DEFAULT_BUDGET = 200  # iterations per strong decision; see docs/adding-a-game.md "Search bots"
+DEFAULT_BUDGET = 100  # iterations per strong decision: p95 under 1 s of one core (docs/adding-a-game.md "Search bots")
 EASY_SLIP = 0.35  # how often the easy bot plays a random legal move instead of the heuristic
 EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 WIN_WEIGHT = 0.6  # a playout's reward: this much for first place, the rest for the score's standing
