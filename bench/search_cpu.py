@@ -1,9 +1,10 @@
 """CPU per strong-bot decision (issue 28), per game and player count, on one core.
 
-Seat 0 is the strong bot (``games.engines.search``) at ``--budget`` iterations, the others play ``normal``;
-to keep the run short, seat 0 searches only every ``--every``-th of its decisions (the rest it plays
-``normal``), spread over whole games. Each searched decision's CPU time (``time.process_time``, the process
-pinned to one CPU when the OS lets it) is recorded. Prints JSON: p50, p95 and max in seconds.
+Seat 0 is the strong bot (``games.engines.search``) at the game's budget (``--budget`` to override), the
+others play ``normal``; to keep the run short, seat 0 searches only every ``--every``-th of its decisions
+(the rest it plays ``normal``), spread over whole games. Each searched decision's CPU time
+(``time.process_time``, the process pinned to one CPU when the OS lets it) is recorded.
+Prints JSON: p50, p95 and max in seconds.
 
     python -m bench.search_cpu --games 2 --every 4
     python -m bench.search_cpu --only marumiere --players 4 --budget 100
@@ -19,7 +20,7 @@ import statistics
 import time
 
 from games.engines import engine_slugs, get_engine
-from games.engines.search import DEFAULT_BUDGET, choose_move, has_search
+from games.engines.search import budget_for, choose_move, has_search
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -28,8 +29,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def measure(slug: str, players: int, games: int, every: int, budget: int) -> dict:
+def measure(slug: str, players: int, games: int, every: int, budget: int | None) -> dict:
     engine = get_engine(slug)
+    budget = budget if budget is not None else budget_for(engine)
     times: list[float] = []
     for seed in range(1, games + 1):
         state = engine.setup(players, seed)
@@ -64,7 +66,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=None, help="player counts (default: min and max)")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--every", type=int, default=4)
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--budget", type=int, default=None, help="iterations (default: the game's)")
     parser.add_argument("--cpu", type=int, default=None)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):

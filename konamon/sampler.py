@@ -19,6 +19,10 @@ from games.engines.base import State, View
 
 from .engine import ACTIONS, CUSTOMERS, engine
 
+# Iterations per strong decision (games.engines.search.budget_for): a playout is a whole game of many small
+# steps, so fewer than the default keep p95 under 1 s of one core (python -m bench.search_cpu --only konamon).
+BUDGET = 60
+
 
 def _chosen_size(players: int) -> int:
     """Cards a choice takes from the hand: one (3–4 players), or two at 2 players (a pair, or card + discard)."""

@@ -82,6 +82,17 @@ def sampler_for(engine: Engine) -> Sampler:
     return module.sample_state
 
 
+def budget_for(engine: Engine) -> int:
+    """The game's iterations per strong decision: its sampler module's ``BUDGET`` if set (chosen so that a
+    decision stays under 1 s of one core at p95, ``bench/search_cpu.py``), else ``DEFAULT_BUDGET``."""
+    package = type(engine).__module__.rpartition(".")[0]
+    try:
+        module = import_module(f"{package}.sampler")
+    except ModuleNotFoundError:
+        return DEFAULT_BUDGET
+    return int(getattr(module, "BUDGET", DEFAULT_BUDGET))
+
+
 def has_search(engine: Engine) -> bool:
     """Whether ``engine``'s game provides a sampler, so its bots may play ``strong``."""
     try:
@@ -178,22 +189,27 @@ def ismcts_move(
         state = sample(view, seat, rng)
         path: list[tuple[_Node, str, int]] = []
         expanded = False
+        first = True  # the bot's own decision, the root
         while not engine.is_over(state):
             waiting = engine.waiting_for(state)
             # At the root the bot chooses first, also among simultaneous choosers: the others then choose
             # without seeing its choice, as at the table.
-            mover = seat if not path and seat in waiting else waiting[0]
+            mover = seat if first else waiting[0]
             legal = engine.legal_moves(state, mover)
             moves = {move_key(move): move for move in legal}
-            if not path and mover == seat:
+            if first:
+                if not moves:
+                    raise ValueError(f"seat {seat} has no move to choose")
                 root_moves.update(moves)
+                if len(moves) == 1:  # the bot's move is forced: nothing to search
+                    return legal[0]
             if len(moves) == 1:  # forced: no decision to learn, no node
                 state = engine.play(state, mover, legal[0])
                 continue
             if expanded:
                 break
-            at_root = not path and mover == seat
-            node = root if at_root else tree.setdefault(info_key(engine.view(state, mover)), _Node())
+            node = root if first else tree.setdefault(info_key(engine.view(state, mover)), _Node())
+            first = False
             key, expanded = _select(node, moves, rng, functools.partial(_heuristic_key, engine, state, mover))
             path.append((node, key, mover))
             state = engine.play(state, mover, moves[key])
@@ -203,8 +219,6 @@ def ismcts_move(
             child = node.children[key]
             child.visits += 1
             child.total += values[mover]
-    if not root_moves:
-        raise ValueError(f"seat {seat} has no move to choose")
     if not root.children:
         return next(iter(root_moves.values()))
     # The most visited move, the usual robust final choice; ties go to the better mean, then the key.
@@ -230,9 +244,11 @@ def choose_move(
     seat: int,
     level: str,
     seed: Any,
-    budget: int = DEFAULT_BUDGET,
+    budget: int | None = None,
 ) -> Move:
     """The move of a bot of ``level`` for ``seat``; the same arguments always give the same move.
+
+    ``budget``: iterations of the strong bot's search; by default the game's (``budget_for``).
 
     ``seed`` should change with every decision (the game's seed and the move number). ``strong`` falls back
     to ``normal`` for a game without a sampler. ``ValueError`` for an unknown level.
@@ -246,5 +262,6 @@ def choose_move(
         moves = engine.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
-        return ismcts_move(engine, engine.view(state, seat), seat, rng, budget)
+        iterations = budget if budget is not None else budget_for(engine)
+        return ismcts_move(engine, engine.view(state, seat), seat, rng, iterations)
     return engine.bot_move(state, seat)

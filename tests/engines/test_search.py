@@ -152,6 +152,13 @@ def test_easy_slips_from_the_heuristic_now_and_then() -> None:
     assert 0 < differs < len(points)
 
 
+@pytest.mark.parametrize("slug", [slug for slug in engine_slugs() if slug not in SEARCHED])
+def test_a_game_without_a_sampler_plays_strong_as_normal(slug: str) -> None:
+    engine = get_engine(slug)
+    for state, seat in decision_points(engine, engine.min_players, seed=2, count=2):
+        assert choose_move(engine, state, seat, "strong", seed=1) == engine.bot_move(state, seat)
+
+
 def test_an_unknown_level_is_refused() -> None:
     engine = get_engine("marumiere")
     state = engine.setup(2, 1)
