@@ -37,6 +37,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 from .base import Engine, Move, State, View
@@ -68,28 +69,36 @@ def info_key(view: View) -> str:
     return hashlib.blake2b(move_key(view).encode(), digest_size=16).hexdigest()
 
 
+def _sampler_module(engine: Engine) -> ModuleType | None:
+    """The module ``sampler`` in the engine's package, or None (no package, or no such module)."""
+    package = type(engine).__module__.rpartition(".")[0]
+    if not package:
+        return None
+    name = f"{package}.sampler"
+    try:
+        return import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the sampler exists but imports something missing: a real error
+            raise
+        return None
+
+
 def sampler_for(engine: Engine) -> Sampler:
     """The game's sampler: ``sample_state`` of the module ``sampler`` beside the engine's module.
 
     A game gets strong bots by adding that one module (``docs/adding-a-game.md``, "Search bots").
     ``LookupError`` when the game has none.
     """
-    package = type(engine).__module__.rpartition(".")[0]
-    try:
-        module = import_module(f"{package}.sampler")
-    except ModuleNotFoundError as error:
-        raise LookupError(f"{engine.name} has no sampler ({package}.sampler)") from error
+    module = _sampler_module(engine)
+    if module is None:
+        raise LookupError(f"{engine.name} has no sampler (a module sampler.py beside its engine)")
     return module.sample_state
 
 
 def budget_for(engine: Engine) -> int:
     """The game's iterations per strong decision: its sampler module's ``BUDGET`` if set (chosen so that a
     decision stays under 1 s of one core at p95, ``bench/search_cpu.py``), else ``DEFAULT_BUDGET``."""
-    package = type(engine).__module__.rpartition(".")[0]
-    try:
-        module = import_module(f"{package}.sampler")
-    except ModuleNotFoundError:
-        return DEFAULT_BUDGET
+    module = _sampler_module(engine)
     return int(getattr(module, "BUDGET", DEFAULT_BUDGET))
 
 

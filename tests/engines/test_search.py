@@ -15,6 +15,7 @@ import pytest
 from games.engines import engine_slugs, get_engine
 from games.engines.base import Engine, State
 from games.engines.search import LEVELS, choose_move, has_search, ismcts_move, sampler_for, seeded_rng
+from tests.hidden_number.engine import HiddenNumber
 
 SEARCHED = [slug for slug in engine_slugs() if has_search(get_engine(slug))]
 SMALL_BUDGET = 12  # iterations: enough to exercise the tree, small enough for a unit test
@@ -152,11 +153,19 @@ def test_easy_slips_from_the_heuristic_now_and_then() -> None:
     assert 0 < differs < len(points)
 
 
-@pytest.mark.parametrize("slug", [slug for slug in engine_slugs() if slug not in SEARCHED])
-def test_a_game_without_a_sampler_plays_strong_as_normal(slug: str) -> None:
-    engine = get_engine(slug)
-    for state, seat in decision_points(engine, engine.min_players, seed=2, count=2):
+class GameWithoutSampler(HiddenNumber):
+    """The test game as if it had no sampler: its module (this one) has no ``sampler`` beside it."""
+
+
+def test_a_game_without_a_sampler_plays_strong_as_normal() -> None:
+    engine = GameWithoutSampler()
+    assert not has_search(engine)
+    for state, seat in decision_points(engine, 2, seed=2, count=3):
         assert choose_move(engine, state, seat, "strong", seed=1) == engine.bot_move(state, seat)
+
+
+def test_every_game_of_the_site_has_a_sampler() -> None:
+    assert engine_slugs() == SEARCHED
 
 
 def test_an_unknown_level_is_refused() -> None:
