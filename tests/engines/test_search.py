@@ -1,0 +1,216 @@
+"""Bot levels and the strong bot's search (``games/engines/search.py``) with each game's sampler.
+
+The samplers are checked on seeded random playouts: every drawn state gives the seat the very view it was
+drawn from. The strong bot is checked not to peek: two states that give its seat the same view, the second
+drawn by the game's own sampler (so its hidden facts differ), get the same move from the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.engines import engine_slugs, get_engine
+from games.engines.base import Engine, State
+from games.engines.search import LEVELS, choose_move, has_search, ismcts_move, sampler_for, seeded_rng
+from tests.hidden_number.engine import HiddenNumber
+
+SEARCHED = [slug for slug in engine_slugs() if has_search(get_engine(slug))]
+SMALL_BUDGET = 12  # iterations: enough to exercise the tree, small enough for a unit test
+
+
+def player_counts(engine: Engine) -> list[int]:
+    return sorted({engine.min_players, engine.max_players})
+
+
+def positions(engine: Engine, players: int, seed: int, every: int) -> list[State]:
+    """Every ``every``-th state of one seeded game played at random, the first and the last included."""
+    state = engine.setup(players, seed)
+    chooser = random.Random(seed)
+    seen = [state]
+    step = 0
+    while not engine.is_over(state):
+        seat = engine.waiting_for(state)[0]
+        state = engine.play(state, seat, chooser.choice(engine.legal_moves(state, seat)))
+        step += 1
+        if step % every == 0:
+            seen.append(state)
+    seen.append(state)
+    return seen
+
+
+def decision_points(engine: Engine, players: int, seed: int, count: int) -> list[tuple[State, int]]:
+    """Up to ``count`` states of a seeded random game where some seat has a real choice, spread over it."""
+    points = []
+    for state in positions(engine, players, seed, every=7):
+        for seat in engine.waiting_for(state):
+            if len(engine.legal_moves(state, seat)) > 1:
+                points.append((state, seat))
+    if len(points) <= count:
+        return points
+    stride = len(points) / count
+    return [points[int(i * stride)] for i in range(count)]
+
+
+def hidden_differs(engine: Engine, state: State, other: State) -> bool:
+    """Whether two states differ in something (they are not the same state)."""
+    return state != other
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_a_drawn_state_gives_the_seat_the_view_it_was_drawn_from(slug: str) -> None:
+    engine = get_engine(slug)
+    sample = sampler_for(engine)
+    checked = 0
+    for players in player_counts(engine):
+        for state in positions(engine, players, seed=players, every=5):
+            for seat in range(players):
+                view = engine.view(state, seat)
+                drawn = sample(view, seat, random.Random(checked))
+                assert engine.view(drawn, seat) == view
+                checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_a_drawn_state_plays_on_to_the_end(slug: str) -> None:
+    """A drawn state is a real state: the engine plays it to the end, its legal moves are the seat's."""
+    engine = get_engine(slug)
+    sample = sampler_for(engine)
+    for players in player_counts(engine):
+        for state, seat in decision_points(engine, players, seed=10 + players, count=4):
+            drawn = sample(engine.view(state, seat), seat, random.Random(players))
+            assert engine.legal_moves(drawn, seat) == engine.legal_moves(state, seat)
+            while not engine.is_over(drawn):
+                mover = engine.waiting_for(drawn)[0]
+                drawn = engine.play(drawn, mover, engine.bot_move(drawn, mover))
+            assert len(engine.outcome(drawn)) == players
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_the_sampler_draws_different_hidden_facts(slug: str) -> None:
+    """The sampler does not hand back the one real state: different draws differ where the seat cannot see."""
+    engine = get_engine(slug)
+    players = engine.min_players
+    state, seat = decision_points(engine, players, seed=3, count=1)[0]
+    sample = sampler_for(engine)
+    view = engine.view(state, seat)
+    drawn = [sample(view, seat, random.Random(n)) for n in range(8)]
+    assert any(hidden_differs(engine, drawn[0], other) for other in drawn[1:])
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_the_strong_bot_cannot_peek(slug: str) -> None:
+    """Same view, same seed, same move — whatever the hidden facts of the real state."""
+    engine = get_engine(slug)
+    sample = sampler_for(engine)
+    for players in player_counts(engine):
+        for index, (state, seat) in enumerate(decision_points(engine, players, seed=20 + players, count=3)):
+            twin = sample(engine.view(state, seat), seat, random.Random(1000 + index))
+            assert engine.view(twin, seat) == engine.view(state, seat)
+            seed = f"game:{index}"
+            move = choose_move(engine, state, seat, "strong", seed=seed, budget=SMALL_BUDGET)
+            assert choose_move(engine, twin, seat, "strong", seed=seed, budget=SMALL_BUDGET) == move
+            assert move in engine.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_a_strong_decision_is_reproducible_from_its_seed(slug: str) -> None:
+    engine = get_engine(slug)
+    state, seat = decision_points(engine, engine.max_players, seed=5, count=1)[0]
+    first = choose_move(engine, state, seat, "strong", seed="5:17", budget=SMALL_BUDGET)
+    assert choose_move(engine, state, seat, "strong", seed="5:17", budget=SMALL_BUDGET) == first
+
+
+@pytest.mark.parametrize("slug", engine_slugs())
+def test_every_level_plays_a_legal_move_reproducibly(slug: str) -> None:
+    engine = get_engine(slug)
+    for state, seat in decision_points(engine, engine.min_players, seed=8, count=3):
+        legal = engine.legal_moves(state, seat)
+        for level in LEVELS:
+            move = choose_move(engine, state, seat, level, seed=1, budget=SMALL_BUDGET)
+            assert move in legal
+            assert choose_move(engine, state, seat, level, seed=1, budget=SMALL_BUDGET) == move
+
+
+@pytest.mark.parametrize("slug", engine_slugs())
+def test_normal_is_the_heuristic(slug: str) -> None:
+    engine = get_engine(slug)
+    for state, seat in decision_points(engine, engine.min_players, seed=9, count=3):
+        assert choose_move(engine, state, seat, "normal", seed=1) == engine.bot_move(state, seat)
+
+
+def test_easy_slips_from_the_heuristic_now_and_then() -> None:
+    """Easy is a beginner: over many decisions it sometimes differs from normal, and mostly not."""
+    engine = get_engine("marumiere")
+    points = decision_points(engine, 3, seed=4, count=40)
+    differs = sum(
+        choose_move(engine, state, seat, "easy", seed=n) != engine.bot_move(state, seat)
+        for n, (state, seat) in enumerate(points)
+    )
+    assert 0 < differs < len(points)
+
+
+class GameWithoutSampler(HiddenNumber):
+    """The test game as if it had no sampler: its module (this one) has no ``sampler`` beside it."""
+
+
+def test_a_game_without_a_sampler_plays_strong_as_normal() -> None:
+    engine = GameWithoutSampler()
+    assert not has_search(engine)
+    for state, seat in decision_points(engine, 2, seed=2, count=3):
+        assert choose_move(engine, state, seat, "strong", seed=1) == engine.bot_move(state, seat)
+
+
+def test_every_game_of_the_site_has_a_sampler() -> None:
+    assert engine_slugs() == SEARCHED
+
+
+def test_an_unknown_level_is_refused() -> None:
+    engine = get_engine("marumiere")
+    state = engine.setup(2, 1)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose_move(engine, state, engine.waiting_for(state)[0], "grandmaster", seed=1)
+
+
+def test_the_strong_bot_takes_a_sure_win() -> None:
+    """Hidden number: when its hints leave one number, the search guesses it (the heuristic would too; the
+    search must not lose it among the other guessable numbers)."""
+    engine = get_engine("hidden-number")
+    state = engine.setup(2, 1, {"top": 20, "deal": [7, 13]})
+    # Seat 0 narrows seat 1's number to 13: 12 → higher, then seat 1 guesses, then 14 → lower.
+    state = engine.play(state, 0, {"type": "guess", "number": 12})
+    state = engine.play(state, 1, {"type": "guess", "number": 1})
+    state = engine.play(state, 0, {"type": "guess", "number": 14})
+    state = engine.play(state, 1, {"type": "guess", "number": 2})
+    view = engine.view(state, 0)
+    assert view["bounds"][0] == [13, 13]
+    move = ismcts_move(engine, view, 0, seeded_rng("sure"), budget=60)
+    assert move == {"type": "guess", "number": 13}
+
+
+def play_match(engine: Engine, players: int, seed: int, levels: dict[int, str], budget: int) -> list[dict[str, Any]]:
+    """One seeded game with a level per seat; the outcome."""
+    state = engine.setup(players, seed)
+    number = 0
+    while not engine.is_over(state):
+        seat = engine.waiting_for(state)[0]
+        move = choose_move(engine, state, seat, levels[seat], seed=f"{seed}:{number}", budget=budget)
+        state = engine.play(state, seat, move)
+        number += 1
+    return engine.outcome(state)
+
+
+def test_strong_against_normal_sanity_run() -> None:
+    """A few seeded Marumiere deals at 2 players, seats rotated, a small budget: the strong bot plays whole
+    games with legal moves and is not crushed (it wins at least one of four). The real measure is the arena."""
+    engine = get_engine("marumiere")
+    strong_firsts = 0.0
+    for deal in range(4):
+        strong = deal % 2
+        outcome = play_match(engine, 2, seed=100 + deal, levels={strong: "strong", 1 - strong: "normal"}, budget=6)
+        firsts = [row["seat"] for row in outcome if row["rank"] == 1]
+        strong_firsts += (strong in firsts) / len(firsts)
+    assert strong_firsts >= 1
