@@ -195,6 +195,9 @@ def _focused_marked() -> str:
 # form, and the player's setting "always", or "auto" (the default) on a touch screen.
 ASKS_JS = """(b) => {
   if (!b.form || !b.form.querySelector('input[name=one_tap]')) { return false; }
+  // One confirmation per decision (issue 32): a Konamon! card's later steps go with one tap once its first was sent.
+  const once = b.form.dataset.confirmOnce;
+  try { if (once && sessionStorage.getItem('mm-confirmed:' + once) === '1') { return false; } } catch (e) { /* ask */ }
   const holder = document.querySelector('[data-confirm-moves]');
   const mode = holder ? holder.dataset.confirmMoves : 'auto';
   return mode === 'always' || (mode === 'auto' && matchMedia('(pointer: coarse)').matches);
