@@ -382,7 +382,8 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
                     table.live_updates.append(took)
                     if len(table.live_updates) == 1:
                         table.checker.shot(nxt.page, "live-update", nxt.username)
-            elif newly_awaited and nxt.username not in followed_mail and len(followed_mail) < mail_switches:
+            elif (newly_awaited and not on_table and nxt.username not in followed_mail
+                  and len(followed_mail) < mail_switches):
                 # Newly awaited (and the page visited since the last e-mail): a "your move" e-mail
                 # comes; come back the way a player does, through its link.
                 mail = table.mailbox.wait_for(nxt.email, f"#{table.game_id}:", timeout=45)[-1]
@@ -406,7 +407,6 @@ def play_to_end(table: Table, policy: Policy, *, max_moves: int = 1500, live_swi
                 if (other is not current and other.username not in awaited and other.username not in followed_mail
                         and other.page.url.rstrip("/") == table.url.rstrip("/")):
                     other.page.goto(f"{table.base_url}/games/")
-                    break
         make_move(table, current, policy, keyboard_every=keyboard_every)
         if table.moves % screenshot_every == 0:
             table.checker.shot(current.page, f"move{table.moves}", current.username)
