@@ -36,7 +36,8 @@ def test_a_called_off_game_says_so_at_the_top_and_shows_its_seed(player_factory,
         expect(status).to_contain_text("Every player agreed.")
         expect(status).not_to_contain_text("to move")
         deal_check = page.locator(".deal-check")
-        expect(deal_check).to_contain_text("Now that the game is over, here is the")  # the number, or the site's secret (issue 30)
+        # The number itself, or the site's secret for a joint deal (issue 30).
+        expect(deal_check).to_contain_text("Now that the game is over, here is the")
         expect(deal_check.locator("code.hash").nth(1)).to_have_text(re.compile(r"^\d+$"))
         expect(deal_check).not_to_contain_text("once the game is over")
         checker.page(page, f"called-off game ({player.viewport})", axe=True, axe_key=f"called-off-{player.viewport}")
