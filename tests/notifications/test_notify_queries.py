@@ -28,7 +28,8 @@ def test_a_move_that_queues_a_turn_email_makes_at_most_13_queries(
     seat, view = awaited(game)
     client.force_login(seat.user)
     before = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.TURN).count()
-    # Session, user; the locked game, then its state (one lock order everywhere, issue 29 item 6), seats, views; the move, state, views, seats, game;
+    # Session, user; the locked game, then its state (one lock order everywhere, issue 29 item 6), seats, views;
+    # the move, state, views, seats, game;
     # notifications: the seats' notices, one upsert of them, the outbox row (its id returned).
     # A game with a time limit also looks up the timeouts since the recipient's last move (14).
     data_queries = 14 if not time_limit_hours else 15
