@@ -204,6 +204,20 @@ ASKS_JS = """(b) => {
 }"""
 
 
+def send_asking_move(table: Table | None, player: Player, act, *, keyboard: bool) -> None:
+    """``act`` (a tap or a key) sends a one-tap move the page should ask about: confirm it with the bar, or, when
+    the page went straight on (a Konamon! card's later steps once its first was confirmed, issue 32), wait for
+    the new page."""
+    page = player.page
+    page.evaluate("window.__mmBefore = true")
+    act()
+    page.wait_for_function("() => !window.__mmBefore || !!document.querySelector('.confirm-bar')")
+    if page.locator(".confirm-bar").count():
+        confirm_bar_send(table, player, keyboard=keyboard)
+    else:
+        page.wait_for_load_state()
+
+
 def confirm_bar_send(table: Table | None, player: Player, *, keyboard: bool) -> None:
     """The confirmation bar is up: send the move with it (its Send button has the focus)."""
     page = player.page
@@ -233,8 +247,7 @@ def play_by_keyboard(table: Table, player: Player, choice: Choice, kind: dict) -
             table.checker.shot(page, "keyboard-focus", player.username)
         key = "Enter" if table.keyboard_moves % 2 == 0 else "Space"
         if page.locator(f"[{TARGET}]").evaluate(ASKS_JS):
-            page.keyboard.press(key)
-            confirm_bar_send(table, player, keyboard=True)
+            send_asking_move(table, player, lambda: page.keyboard.press(key), keyboard=True)
         else:
             with page.expect_navigation():
                 page.keyboard.press(key)
@@ -271,8 +284,7 @@ def play_by_mouse(player: Player, choice: Choice, table: Table | None = None) ->
     if choice.button is not None:
         button = page.locator("#moves button[name=move]").nth(choice.button)
         if button.evaluate(ASKS_JS):
-            button.click()
-            confirm_bar_send(table, player, keyboard=False)
+            send_asking_move(table, player, button.click, keyboard=False)
         else:
             with page.expect_navigation():
                 button.click()

@@ -184,7 +184,7 @@ def game_context(
         context["awaited"] = [p for p in table.players if p["awaited"]]
         context["since"] = since_last_visit(access=access, players=table.players)  # issue 32
         if access.seat is not None and not board.my_turn and game.status == GameStatus.ACTIVE:
-            context["next_game"] = next_awaiting(user=request.user, besides=game.pk)
+            context["next_game"] = next_awaiting(user=request.user, besides=game.pk, request=request)
         if board.my_turn:
             context["title"] = _("● Your move — %(game)s") % {"game": game}
     return context

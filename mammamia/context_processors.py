@@ -7,15 +7,16 @@ class _AwaitingCount:
     partials a game page polls for do not), and once per request however often it is shown.
     Templates call a callable variable, so ``{{ awaiting_count }}`` is the number."""
 
-    def __init__(self, user) -> None:
-        self._user = user
+    def __init__(self, request) -> None:
+        self._request = request
         self._count: int | None = None
 
     def __call__(self) -> int:
         if self._count is None:
-            from games.play.selectors import count_games_awaiting
+            # The same rows as the game page's "next game" (issue 32): one query for both.
+            from games.play.next_game import awaited_game_ids
 
-            self._count = count_games_awaiting(user=self._user)
+            self._count = len(awaited_game_ids(user=self._request.user, request=self._request))
         return self._count
 
 
@@ -24,5 +25,5 @@ def site(request: HttpRequest) -> dict:
     context = {"DEBUG": settings.DEBUG, "LANGUAGES": settings.LANGUAGES, "LIVE_UPDATES": settings.LIVE_UPDATES}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        context["awaiting_count"] = _AwaitingCount(user)
+        context["awaiting_count"] = _AwaitingCount(request)
     return context

@@ -18,15 +18,29 @@ class NextGame:
     count: int  # games awaiting the player, besides this one
 
 
-def next_awaiting(*, user, besides: int) -> NextGame | None:
-    """The game (other than ``besides``) whose clock for ``user`` runs out first, and how many await: one
-    query (at most ``COUNTED`` rows)."""
-    if user is None or not user.is_authenticated:
-        return None
+AWAITED_READ = 1000  # the nav badge counts from the same rows: far more than anyone plays at once
+
+
+def awaited_game_ids(*, user, request=None) -> list[int]:
+    """The games awaiting ``user``, the least time left first: one query, kept on ``request`` (when given) so
+    the page's "next game" and the navigation's badge (``mammamia.context_processors``) share it."""
+    cached = getattr(request, "_awaited_game_ids", None) if request is not None else None
+    if cached is not None:
+        return cached
     games = list(
         Seat.objects.filter(user=user, awaited=True, is_bot=False)
-        .exclude(game_id=besides)
         .order_by(F("deadline_at").asc(nulls_last=True), "awaited_since", "game_id")
-        .values_list("game_id", flat=True)[:COUNTED]
+        .values_list("game_id", flat=True)[:AWAITED_READ]
     )
+    if request is not None:
+        request._awaited_game_ids = games
+    return games
+
+
+def next_awaiting(*, user, besides: int, request=None) -> NextGame | None:
+    """The game (other than ``besides``) whose clock for ``user`` runs out first, and how many await (at most
+    ``COUNTED``): one query, none more when the request already read them."""
+    if user is None or not user.is_authenticated:
+        return None
+    games = [game_id for game_id in awaited_game_ids(user=user, request=request) if game_id != besides][:COUNTED]
     return NextGame(game_id=games[0], count=len(games)) if games else None

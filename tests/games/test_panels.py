@@ -85,7 +85,7 @@ def test_a_game_page_with_chat_and_ratings_stays_within_four_queries(client, pla
     client.force_login(players[1])
     client.get(reverse("game", args=[game.pk]))  # reads the chat: moves the read marker once
     html, sql = page(client, game)
-    assert len(sql) <= 4, sql
+    assert len(sql) <= 5, sql  # and, for a viewer not to move, the games awaiting them (issue 32: "next game")
     assert "good luck" in html and "15.0" in html
     partial_html, partial_sql = page(client, game, partial=True)
-    assert len(partial_sql) <= 4 and "good luck" in partial_html
+    assert len(partial_sql) <= 5 and "good luck" in partial_html

@@ -60,6 +60,9 @@ def page_and_move_queries(client, game):
     game.refresh_from_db()
     seat, view = awaited_human(game)
     client.force_login(seat.user)
+    # The page a player had open showed this position: no "since your last visit" summary (issue 32), whose own
+    # constant cost test_the_since_summary_costs_the_same_deep_into_the_game measures.
+    Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version, last_visited_at=None)  # a visit is written
     with CaptureQueriesContext(connection) as page:
         assert client.get(reverse("game", args=[game.pk])).status_code == 200
     with CaptureQueriesContext(connection) as partial:
@@ -89,8 +92,32 @@ def test_queries_per_page_and_move_do_not_grow_with_the_game(players, client):
     assert early == late, (early, late)
     page, partial, unchanged, move = late
     # Counted inside the test's transaction: the move's own atomic block adds a SAVEPOINT/RELEASE pair.
-    assert page <= 10 and partial <= 10 and move <= 12, late
+    assert page <= 10 and partial <= 10 and move <= 13, late  # the move locks the game, then its state (issue 29.6)
     assert unchanged <= 3  # session, user, the one-query token
+
+
+@pytest.mark.django_db
+def test_the_since_summary_costs_the_same_deep_into_the_game(players, client):
+    """The first visit after others moved shows what changed (issue 32): a few queries more than a page, the
+    same few after three moves unseen as after a hundred and fifty."""
+
+    def page_unseen_since(moves: int) -> int:
+        rng = random.Random(moves)
+        game = start_game("konamon", players[:4])
+        seat, _view = awaited_human(game)
+        Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)
+        advance(game, moves, rng)
+        game.refresh_from_db()
+        seat.refresh_from_db()
+        assert game.status == GameStatus.ACTIVE and seat.last_seen_version < game.version
+        client.force_login(seat.user)
+        with CaptureQueriesContext(connection) as page:
+            assert client.get(reverse("game", args=[game.pk])).status_code == 200
+        return len(page)
+
+    few, many = page_unseen_since(3), page_unseen_since(150)
+    assert few == many, (few, many)
+    assert many <= 14
 
 
 @pytest.mark.django_db
