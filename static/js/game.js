@@ -20,18 +20,29 @@
   document.addEventListener("htmx:afterSettle", syncTitle);
 
   // Issue 32: the phone's bottom bar ("It is your move", static/css/games.css) goes back to its place while
-  // the move form is on screen.
-  var watched = null;
-  var observer = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
-    entries.forEach(function (entry) { document.body.classList.toggle("moves-in-view", entry.isIntersecting); });
-  }) : null;
-  function watchMoves() {
+  // the move form is on screen. Putting it back moves the form down by the bar's height and taking it out moves
+  // the form up, so the two thresholds lie further apart than that: the bar cannot flip back and forth.
+  var inView = false;
+  var queued = false;
+  function placeBar() {
+    queued = false;
     var moves = document.getElementById("moves");
-    if (!observer || moves === watched) { return; }
-    if (watched) { observer.unobserve(watched); }
-    watched = moves;
-    if (moves) { observer.observe(moves); } else { document.body.classList.remove("moves-in-view"); }
+    var next = false;
+    if (moves) {
+      var box = moves.getBoundingClientRect();
+      var height = window.innerHeight || document.documentElement.clientHeight;
+      next = inView ? !(box.top > height - 40 || box.bottom < 40) : (box.top < height * 0.6 && box.bottom > 160);
+    }
+    if (next !== inView) {
+      inView = next;
+      document.body.classList.toggle("moves-in-view", inView);
+    }
   }
-  document.addEventListener("DOMContentLoaded", watchMoves);
-  document.addEventListener("htmx:afterSettle", watchMoves);
+  function queuePlaceBar() {
+    if (!queued) { queued = true; window.requestAnimationFrame(placeBar); }
+  }
+  document.addEventListener("DOMContentLoaded", queuePlaceBar);
+  document.addEventListener("htmx:afterSettle", queuePlaceBar);
+  window.addEventListener("scroll", queuePlaceBar, { passive: true });
+  window.addEventListener("resize", queuePlaceBar);
 })();
