@@ -209,9 +209,13 @@ def send_asking_move(table: Table | None, player: Player, act, *, keyboard: bool
     the page went straight on (a Konamon! card's later steps once its first was confirmed, issue 32), wait for
     the new page."""
     page = player.page
-    page.evaluate("window.__mmBefore = true")
+    page.evaluate("window.__mmBefore = true; window.__mmForm = document.querySelector('#moves form')")
     act()
-    page.wait_for_function("() => !window.__mmBefore || !!document.querySelector('.confirm-bar')")
+    # The bar, a new page, or the table swapped in place (htmx) with a new form.
+    page.wait_for_function(
+        "() => !window.__mmBefore || !!document.querySelector('.confirm-bar')"
+        " || !window.__mmForm || !document.contains(window.__mmForm)"
+    )
     if page.locator(".confirm-bar").count():
         confirm_bar_send(table, player, keyboard=keyboard)
     else:
