@@ -107,6 +107,13 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres://postgres@
 DATABASES["default"]["HOST"] = unquote(DATABASES["default"].get("HOST", ""))
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode (docs/deploying.md, "Several hosts") consecutive transactions of one
+# connection may run on different server connections, so nothing may outlive a transaction: no server-side
+# cursor (``QuerySet.iterator()`` would declare one WITH HOLD) and no prepared statement.
+DB_TRANSACTION_POOLING = env.bool("DB_TRANSACTION_POOLING", default=False)
+if DB_TRANSACTION_POOLING:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 # Lets two test runs share one server without dropping each other's test database.
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME")}
