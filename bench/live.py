@@ -31,7 +31,7 @@ from urllib.parse import quote, urlsplit
 import aiohttp
 
 from bench import cpu as cpu_time
-from bench.load import LOOPBACK, Client, Stats, Table, percentiles, play_move
+from bench.load import Client, Stats, Table, is_loopback, percentiles, play_move
 
 STREAM = "/live/stream/"
 
@@ -242,7 +242,10 @@ async def _subscribe(redis_url: str, channels: dict[str, Watched], stop: asyncio
 
 
 async def run_latency(plan: dict) -> dict:
+    """Moves posted to ``base``; the pages watching them (streams and partials) on ``stream_base``, another
+    server of the same site in the scale-out (issue 33), else the same."""
     base, roots = plan["base"], plan.get("cpu_roots") or {}
+    watch_base = plan.get("stream_base") or base
     counters: Counter = Counter()
     stop = asyncio.Event()
     rng = random.Random(plan.get("seed", 1))
@@ -250,7 +253,7 @@ async def run_latency(plan: dict) -> dict:
     for watched, spec in zip(games, plan["games"], strict=True):
         watched.published[spec["version"]] = 0.0  # the version the game is at now
     async with _session() as session:
-        idle_tasks, idle_seconds = await open_streams(session, base, plan["idle_grants"], counters, stop)
+        idle_tasks, idle_seconds = await open_streams(session, watch_base, plan["idle_grants"], counters, stop)
         channels = {f"{plan['prefix']}__group__game.{w.game}": w for w in games}
         subscribed = asyncio.Event()
         subscriber = asyncio.ensure_future(_subscribe(plan["redis_url"], channels, stop, subscribed))
@@ -260,7 +263,7 @@ async def run_latency(plan: dict) -> dict:
             for watcher in spec["watchers"]:
                 ready = asyncio.Event()
                 watcher_tasks.append(asyncio.ensure_future(
-                    _watch(session, base, watched, watcher, counters, stop, ready)))
+                    _watch(session, watch_base, watched, watcher, counters, stop, ready)))
                 await asyncio.wait_for(ready.wait(), timeout=30)
         await asyncio.sleep(1.0)
         stats = Stats(measuring=False)
@@ -329,8 +332,9 @@ async def run_streams(plan: dict) -> dict:
 
 def main() -> int:
     plan = json.load(sys.stdin)
-    host = urlsplit(plan["base"]).hostname
-    if host not in LOOPBACK:
+    targets = (plan["base"], plan.get("stream_base") or plan["base"])
+    host = next((h for h in (urlsplit(t).hostname for t in targets) if not is_loopback(h)), None)
+    if host is not None:
         print(f"refusing to load {host!r}: loopback only", file=sys.stderr)
         return 2
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

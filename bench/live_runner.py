@@ -98,19 +98,7 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
 
     idle = 200 if quick else 1000
     games = pool[:8]
-    plan_games = []
-    for entry in games:
-        watchers = [{"cookies": u["cookies"], "grant": make_grant(game_id=entry["game"], user_id=u["id"])}
-                    for u in entry["users"]]
-        watchers += [{"cookies": None, "grant": make_grant(game_id=entry["game"], user_id=None)} for _ in range(2)]
-        for watcher in watchers:
-            watcher["expected"] = len(watchers)
-        plan_games.append({"entry": entry, "watchers": watchers, "version": 0})
-    from games.models import Game
-
-    versions = dict(Game.objects.filter(pk__in=[e["game"] for e in games]).values_list("pk", "version"))
-    for spec in plan_games:
-        spec["version"] = versions[spec["entry"]["game"]]
+    plan_games = watched_games(games)
     moves = 40 if quick else 200
     log(f"live: update latency, {moves} moves in {len(games)} games watched by 4 pages each, "
         f"{idle} idle streams ...")
@@ -150,3 +138,32 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
         f"{streams['kb_per_stream']} KB per stream")
     results["streams"] = streams
     return results
+
+
+def cross_server_latency(*, post_base: str, stream_base: str, pool: list[dict], quick: bool, roots: dict) -> dict:
+    """Update latency with the moves posted to one server and the watching pages' streams (and the partials
+    they fetch) on another (the scale-out, issue 33), 200 idle streams beside them on that other server."""
+    from django.conf import settings
+
+    plan_games = watched_games(pool[:8])
+    return run_plan({"mode": "latency", "base": post_base, "stream_base": stream_base, "games": plan_games,
+                     "idle_grants": idle_grants(50 if quick else 200), "moves": 20 if quick else 80,
+                     "duration": 40 if quick else 90, "cpu_roots": roots,
+                     "redis_url": settings.LIVE_REDIS_URL, "prefix": settings.LIVE_CHANNEL_PREFIX}, timeout=300)
+
+
+def watched_games(games: list[dict]) -> list[dict]:
+    """Each game watched by 4 pages (its two players and two spectators), at the version it is at now."""
+    from games.models import Game
+    from live.grants import make_grant
+
+    versions = dict(Game.objects.filter(pk__in=[e["game"] for e in games]).values_list("pk", "version"))
+    plan_games = []
+    for entry in games:
+        watchers = [{"cookies": u["cookies"], "grant": make_grant(game_id=entry["game"], user_id=u["id"])}
+                    for u in entry["users"]]
+        watchers += [{"cookies": None, "grant": make_grant(game_id=entry["game"], user_id=None)} for _ in range(2)]
+        for watcher in watchers:
+            watcher["expected"] = len(watchers)
+        plan_games.append({"entry": entry, "watchers": watchers, "version": versions[entry["game"]]})
+    return plan_games
