@@ -67,10 +67,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "work on a shared machine; recorded in the results")
     parser.add_argument("--access-log", action="store_true",
                         help="uvicorn's access log (in var/bench/web.log)")
-    parser.add_argument("--server", choices=["uvicorn", "gunicorn"], default="uvicorn",
-                        help="the web server: uvicorn (production: the site and the live streams) or gunicorn "
-                             "(the WSGI site alone, as before live updates; to compare)")
-    parser.add_argument("--compare-servers", nargs="*", default=["gunicorn", "granian"],
+    parser.add_argument("--server", choices=["uvicorn", "gunicorn", "split-gunicorn", "split-granian"],
+                        default="split-granian",
+                        help="the web server: split-granian (the default: the pages on granian, the streams on "
+                             "uvicorn beside it, production's layout behind a proxy, docs/deploying.md) or "
+                             "split-gunicorn; uvicorn (the site and the streams in one ASGI server, as before issue "
+                             "33); gunicorn (the WSGI site alone, no streams)")
+    parser.add_argument("--compare-servers", nargs="*", default=["uvicorn", "gunicorn", "granian"],
                         help="the servers the site's requests are compared under (the server tax), beside --server")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--doc", type=Path, default=DOC)
@@ -100,6 +103,7 @@ def cpu_roots(stack: Stack, work_dir: Path) -> dict[str, int | None]:
     """The process trees whose CPU time the runs report: site, workers, mail catcher, PostgreSQL, broker."""
     return {
         "web": stack.pid("web"),
+        "live": stack.pid("web-live"),  # the streams' ASGI server, when the pages are served apart
         "workers": stack.pid("worker"),
         "mail": stack.pid("mail"),
         "db": cpu.postmaster_pid(work_dir / "pg"),
@@ -495,7 +499,8 @@ def main(argv: list[str] | None = None) -> int:
             from bench import live_runner
 
             with Phase(results, "live updates"):
-                results["live"] = live_runner.run(base=stack.base_url, roots=roots, web_pid=stack.pid("web"),
+                results["live"] = live_runner.run(base=stack.base_url, stream_base=stack.stream_url, roots=roots,
+                                                  web_pid=stack.pid("web-live") or stack.pid("web"),
                                                   pool=pools["live"], quick=args.quick, log=log)
 
         if wants(args, "growth"):

@@ -142,13 +142,16 @@ def run(*, stack: Stack, database_url: str, work_dir: Path, pools: dict, roots: 
             stack._start(f"scale-worker-{index}", argv, env=env)
             started.append(f"scale-worker-{index}")
         workers = max(1, stack.web_workers // 2)
+        # One server per host that serves the pages and holds the streams (uvicorn), whatever the run's layout:
+        # what crosses hosts here is the database (through PgBouncer) and Redis, not the server.
+        server = "uvicorn" if stack.server.startswith("split") else stack.server
         bases = []
         for index, host in enumerate(HOSTS):
             name = f"scale-web-{index}"
-            port = stack.start_server(name, stack.server, host=host, workers=workers, env=env)
+            port = stack.start_server(name, server, host=host, workers=workers, env=env)
             started.append(name)
             bases.append(f"http://{host}:{port}")
-        log(f"scale-out: {stack.server} on {' and '.join(bases)} ({workers} worker processes each), "
+        log(f"scale-out: {server} on {' and '.join(bases)} ({workers} worker processes each), "
             "2 Celery workers, all through pgbouncer")
         scale_roots = {
             "web": None, "workers": None, "db": roots.get("db"), "broker": roots.get("broker"),

@@ -120,7 +120,9 @@ class Stack:
     port: int = 0
     email_port: int = 0
     web_options: list[str] = field(default_factory=list)
-    server: str = "uvicorn"  # or "gunicorn": the WSGI site alone, as before live updates (for comparisons)
+    # "uvicorn" (the site and the streams), "gunicorn" (the WSGI site alone, as before live updates), or
+    # "split-gunicorn"/"split-granian": the pages on that WSGI server, the streams on uvicorn beside it.
+    server: str = "uvicorn"
     processes: dict[str, Process] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)
 
@@ -172,7 +174,18 @@ class Stack:
         _wait(answers, 60, "the Celery worker")
 
     def start_web(self) -> None:
-        self.port = self.start_server("web", self.server)
+        if self.server.startswith("split"):
+            # The pages on a plain WSGI server, the live-update streams on the ASGI one (issue 33's server tax):
+            # a proxy sends /live/stream/ to the latter (docs/deploying.md); here the clients do.
+            self.port = self.start_server("web", self.server.split("-", 1)[1] if "-" in self.server else "gunicorn")
+            self.start_server("web-live", "uvicorn")
+        else:
+            self.port = self.start_server("web", self.server)
+
+    @property
+    def stream_url(self) -> str:
+        """Where the live-update streams are served: the ASGI server (the site's own address unless split)."""
+        return self.urls.get("web-live", self.base_url)
 
     def start_server(self, name: str, server: str, *, host: str = "127.0.0.1", workers: int | None = None,
                      env: dict[str, str] | None = None) -> int:
