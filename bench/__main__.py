@@ -195,6 +195,21 @@ def py_spy(pid: int | None, seconds: float, out: Path) -> subprocess.Popen | Non
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def finish_py_spy(spy: subprocess.Popen, seconds: float = 60) -> None:
+    """Let py-spy write its samples; on a loaded machine it may need longer: ask it to stop (it writes what it
+    has on SIGINT), and never fail the run for a profile."""
+    try:
+        spy.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        spy.send_signal(signal.SIGINT)
+        try:
+            spy.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+            spy.wait(timeout=10)
+            log("py-spy did not finish: no profile this time")
+
+
 def _function(frame: str) -> str:
     """``name (path:line)`` -> ``name (path)``: one entry per function, whatever line was running."""
     head, sep, location = frame.rpartition(" (")
@@ -436,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
                                     "pool": pools[f"c{players}"], "warmup": warmup, "duration": args.duration},
                                    timeout=args.duration + warmup + 120)
                 if spy is not None:
-                    spy.wait(timeout=60)
+                    finish_py_spy(spy)
                     summary = summarize_profile(PROFILES / f"web-closed-{players}.txt")
                     if summary:
                         results.setdefault("profiles", {})[f"web workers, closed loop {players}"] = summary
@@ -528,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
             if spy is not None:
                 if spy.poll() is None:
                     spy.send_signal(signal.SIGINT)  # py-spy writes what it has on SIGINT
-                spy.wait(timeout=60)
+                finish_py_spy(spy)
                 summary = summarize_profile(PROFILES / "celery-fanout.txt")
                 if summary:
                     results.setdefault("profiles", {})["Celery workers, fan-out"] = summary
@@ -542,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     results["scaleout"] = scaleout.run(stack=stack, database_url=database_url, work_dir=work_dir,
                                                        pools=pools, roots=roots, run_load=run_load, warmup=warmup,
-                                                       seconds=3 if args.quick else 10, quick=args.quick, log=log)
+                                                       seconds=args.duration, quick=args.quick, log=log)
                 except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
                     # Reported as a missed target, with the rest of the run's figures kept.
                     log(f"  scale-out failed: {exc}")

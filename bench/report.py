@@ -271,7 +271,7 @@ def _ratio_targets(results: dict, add) -> None:
             logs += scale.get("pgbouncer_log_errors") or []
             add("scale-out: closed loop 32 players, two web servers vs one", "reported; no error, no refusal",
                 f"{two['moves_per_s']} vs {one['moves_per_s']} moves/s "
-                f"({two['moves_per_s'] / one['moves_per_s']:.2f}×); errors "
+                f"({(two['moves_per_s'] / one['moves_per_s']) if one['moves_per_s'] else float('nan'):.2f}×); errors "
                 f"{({**one['errors'], **two['errors']}) or 'none'}, refused {one['refused'] + two['refused']}, "
                 f"server/pgbouncer log errors {len(logs)}", clean and not logs)
     for run in results.get("open_loop_at_capacity") or []:
