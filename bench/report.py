@@ -402,6 +402,36 @@ def markdown(results: dict) -> str:
                if db.get("db_cpu_ms_per_transaction") else ""),
             "",
         ]
+    servers = (results.get("servers") or {}).get("rows") or {}
+    if servers:
+        out += ["### The server tax", "",
+                "The same bare request and the same game page (32 users, board cached) under each server, one at a "
+                "time, in this run; whole-stack CPU per request (`--only servers`).", "",
+                "| server | bare requests/s | CPU ms per bare request | game pages/s | CPU ms per game page |",
+                "| --- | --- | --- | --- | --- |"]
+        for name, row in servers.items():
+            out.append(f"| {name} | {row['bare']['requests_per_s']} | {row['bare']['server_cpu_ms_per_move']} | "
+                       f"{row['pages']['pages_per_s']} | {row['pages']['server_cpu_ms_per_page']} |")
+        out.append("")
+    scale = results.get("scaleout") or {}
+    if scale and not scale.get("skipped") and not scale.get("failed"):
+        latency = scale.get("latency_post_a_streams_b") or {}
+        heard = latency.get("from_publish") or {}
+        closed_rows = scale.get("closed_32") or {}
+        logged = sum(len(v) for v in (scale.get("server_errors") or {}).values())
+        logged += len(scale.get("pgbouncer_log_errors") or [])
+        out += ["### Scale-out", "",
+                f"Two web servers ({', '.join(scale.get('hosts', []))}), two Celery workers, PostgreSQL through "
+                f"{' '.join(scale.get('pgbouncer') or ['PgBouncer'])} in transaction mode, one Redis "
+                "(`--only scaleout`, bench/scaleout.py).", "",
+                f"- moves through the first, streams held on the second: {latency.get('moves')} moves, "
+                f"{latency.get('missed')} missed, update latency p50 {heard.get('p50_ms')} "
+                f"ms / p99 {heard.get('p99_ms')} ms, stream counters "
+                f"{latency.get('counters')}",
+                *[f"- closed loop, 32 players, {label}: {row['moves_per_s']} moves/s, {row['pages_per_s']} pages/s, "
+                  f"errors {row['errors'] or 'none'}, refused {row['refused']}" for label, row in closed_rows.items()],
+                f"- errors in the servers' and PgBouncer's logs: {logged}",
+                ""]
     if closed:
         out += [
             "Closed loop: each simulated player plays its own two-seat game (both seats, with the two users' "
