@@ -218,9 +218,14 @@ def _ratio_targets(results: dict, add) -> None:
         for position in ("start", "end"):
             page = longest[position]["game_page"]
             cold = longest[position].get("game_page_cold") or page
+            # Runs before the bench put the session back after emptying the cache counted its re-read too.
+            session = "SELECT django_session"
+            reread = int(session in cold.get("sql", []) and session not in page.get("sql", []))
+            cold_queries = cold["queries"] - reread
             add(f"game page queries ({position} of a 4-player Konamon! game)", f"≤ {PAGE_QUERIES}",
-                f"{page['queries']} (board cached) / {cold['queries']} (first view of a version)",
-                max(page["queries"], cold["queries"]) <= PAGE_QUERIES)
+                f"{page['queries']} (board cached) / {cold_queries} (first view of a version"
+                + (", not counting the session the bench's emptied cache made it re-read" if reread else "") + ")",
+                max(page["queries"], cold_queries) <= PAGE_QUERIES)
             if bare_django:
                 add(f"game page Django CPU ({position}), first view of a version / board cached",
                     f"≤ {PAGE_IN_BARE_REQUESTS} bare requests",

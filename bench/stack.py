@@ -221,12 +221,13 @@ class Stack:
         def answers() -> bool:
             self._alive(name)
             try:
-                with urllib.request.urlopen(f"{base}/", timeout=2) as response:  # noqa: S310 - loopback
+                with urllib.request.urlopen(f"{base}/", timeout=15) as response:  # noqa: S310 - loopback
                     return response.status == 200
             except OSError:
                 return False
 
-        _wait(answers, 60, f"{server} ({name})")
+        # A cold worker's first page (imports, URL resolvers, templates) is slow on a loaded machine.
+        _wait(answers, 240, f"{server} ({name})")
         # Warm every worker (imports, templates, URL resolvers) before anything is measured.
         for _ in range(workers * 6):
             with urllib.request.urlopen(f"{base}/", timeout=60) as response:  # noqa: S310 - loopback
