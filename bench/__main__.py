@@ -412,6 +412,9 @@ def main(argv: list[str] | None = None) -> int:
                     except RuntimeError as exc:
                         log(f"  {server} did not start: {exc}")
                         continue
+                    if args.nice:
+                        # Its own session (and scheduler autogroup): the same priority as the run's own server.
+                        prioritise(stack.pid(name), args.nice)
                 base = stack.urls.get(name, stack.base_url)
                 server_roots = {**roots, "web": stack.pid(name)}
                 log(f"server tax: {server}, bare view and game pages, 32 users ...")
@@ -554,6 +557,8 @@ def main(argv: list[str] | None = None) -> int:
 
             log("scale-out: two web servers, two Celery workers, PgBouncer in transaction mode ...")
             with Phase(results, "scale-out"):
+                if args.nice:
+                    stack.on_start = lambda pid: prioritise(pid, args.nice)
                 try:
                     results["scaleout"] = scaleout.run(stack=stack, database_url=database_url, work_dir=work_dir,
                                                        pools=pools, roots=roots, run_load=run_load, warmup=warmup,

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -125,6 +126,7 @@ class Stack:
     server: str = "uvicorn"
     processes: dict[str, Process] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)
+    on_start: Callable[[int], None] | None = None  # e.g. renice each process started from now on
 
     @property
     def base_url(self) -> str:
@@ -145,6 +147,8 @@ class Stack:
         handle.close()
         process = Process(name, popen, log)
         self.processes[name] = process
+        if self.on_start is not None:
+            self.on_start(popen.pid)
         return process
 
     def start_mail(self) -> None:
