@@ -39,6 +39,7 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
+	command -v pgbouncer >/dev/null || test -x /usr/sbin/pgbouncer || (apt-get update && apt-get install -y pgbouncer) || echo "No pgbouncer: the scale-out part is skipped."  # Debian's, for the scale-out part (issue 33)
 	MAMMAMIA_VAR_DIR=$(CURDIR)/var/bench $(DEVSERVICES) $(BIN)/python -m bench $(BENCH_ARGS)
 
 # Browser tests (e2e/): the site as in production (gunicorn with DEBUG=0, a Celery worker and beat, an SMTP

@@ -47,7 +47,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout", "live"])
+                        choices=["engines", "ceilings", "servers", "closed", "open", "growth", "ratings", "fanout",
+                                 "live", "scaleout"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # docs/deploying.md's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -58,15 +59,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--open-pages", type=float, default=100.0, help="offered page views/s in the open loop")
     parser.add_argument("--open-fractions", type=float, nargs="*", default=[0.5, 0.25],
                         help="also run the open loop at these fractions of the offered load")
+    parser.add_argument("--capacity-fractions", type=float, nargs="*", default=[0.5],
+                        help="also run the open loop at these fractions of the capacity the closed loop measured")
     parser.add_argument("--emails", type=int, default=10_000)
     parser.add_argument("--nice", type=int, default=int(os.environ.get("BENCH_NICE", 0)),
                         help="run the whole stack at this nice value (e.g. -10, as root) to shield it from other "
                              "work on a shared machine; recorded in the results")
     parser.add_argument("--access-log", action="store_true",
                         help="uvicorn's access log (in var/bench/web.log)")
-    parser.add_argument("--server", choices=["uvicorn", "gunicorn"], default="uvicorn",
-                        help="the web server: uvicorn (production: the site and the live streams) or gunicorn "
-                             "(the WSGI site alone, as before live updates; to compare)")
+    parser.add_argument("--server", choices=["uvicorn", "gunicorn", "split-gunicorn", "split-granian"],
+                        default="split-granian",
+                        help="the web server: split-granian (the default: the pages on granian, the streams on "
+                             "uvicorn beside it, production's layout behind a proxy, docs/deploying.md) or "
+                             "split-gunicorn; uvicorn (the site and the streams in one ASGI server, as before issue "
+                             "33); gunicorn (the WSGI site alone, no streams)")
+    parser.add_argument("--compare-servers", nargs="*", default=["uvicorn", "gunicorn", "granian"],
+                        help="the servers the site's requests are compared under (the server tax), beside --server")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--doc", type=Path, default=DOC)
     parser.add_argument("--no-profile", dest="profile", action="store_false",
@@ -95,6 +103,7 @@ def cpu_roots(stack: Stack, work_dir: Path) -> dict[str, int | None]:
     """The process trees whose CPU time the runs report: site, workers, mail catcher, PostgreSQL, broker."""
     return {
         "web": stack.pid("web"),
+        "live": stack.pid("web-live"),  # the streams' ASGI server, when the pages are served apart
         "workers": stack.pid("worker"),
         "mail": stack.pid("mail"),
         "db": cpu.postmaster_pid(work_dir / "pg"),
@@ -141,6 +150,18 @@ class Phase:
         }
 
 
+def servers_to_compare(args) -> list[str]:
+    """The other servers of the server-tax comparison that can run here (granian only when installed)."""
+    import importlib.util
+
+    found = []
+    for server in args.compare_servers:
+        if server == args.server or (server.startswith("granian") and importlib.util.find_spec("granian") is None):
+            continue
+        found.append(server)
+    return found
+
+
 def wants(args, part: str) -> bool:
     return args.only is None or part in args.only
 
@@ -172,6 +193,21 @@ def py_spy(pid: int | None, seconds: float, out: Path) -> subprocess.Popen | Non
     argv = [str(binary), "record", "-d", str(max(1, int(seconds))), "-r", "97", "-f", "raw", "--nonblocking",
             "--subprocesses", "-o", str(out), "-p", str(pid)]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def finish_py_spy(spy: subprocess.Popen, seconds: float = 60) -> None:
+    """Let py-spy write its samples; on a loaded machine it may need longer: ask it to stop (it writes what it
+    has on SIGINT), and never fail the run for a profile."""
+    try:
+        spy.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        spy.send_signal(signal.SIGINT)
+        try:
+            spy.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+            spy.wait(timeout=10)
+            log("py-spy did not finish: no profile this time")
 
 
 def _function(frame: str) -> str:
@@ -215,6 +251,34 @@ def summarize_profile(path: Path, top: int = 12) -> dict | None:
 
     shown = path.relative_to(BASE_DIR) if path.is_relative_to(BASE_DIR) else path
     return {"samples": total, "file": str(shown), "own": rows(own), "ours_inclusive": rows(inclusive)}
+
+
+# The web workers' request kinds, told apart by the view each sampled stack is in (issue 33: a flame graph per
+# request kind). Collapsed stacks: open them in speedscope or flamegraph.pl.
+REQUEST_KINDS = {
+    "game-page": ("game (games/views.py",),
+    "move-post": ("game_move (games/views.py",),
+    "live-partial": ("game_table (games/views.py",),
+}
+
+
+def split_by_kind(path: Path) -> dict[str, Path]:
+    """Write ``<stem>-<kind>.txt`` beside ``path`` for each request kind (and ``-other``); their paths."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return {}
+    buckets: dict[str, list[str]] = {kind: [] for kind in [*REQUEST_KINDS, "other"]}
+    for line in lines:
+        kind = next((k for k, frames in REQUEST_KINDS.items() if any(f in line for f in frames)), "other")
+        buckets[kind].append(line)
+    written = {}
+    for kind, rows in buckets.items():
+        if rows:
+            out = path.with_name(f"{path.stem}-{kind}.txt")
+            out.write_text("\n".join(rows) + "\n")
+            written[kind] = out
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,17 +351,22 @@ def main(argv: list[str] | None = None) -> int:
                 prioritise(pid, args.nice)
         results["config"]["cpu_measured_for"] = sorted(name for name, pid in roots.items() if pid)
 
-        needs_pool = any(wants(args, p) for p in ("ceilings", "closed", "open", "live"))
+        needs_pool = any(wants(args, p) for p in ("ceilings", "servers", "closed", "open", "live", "scaleout"))
         pools = {}
         if needs_pool:
             started = time.perf_counter()
             sizes = {}
-            if wants(args, "closed") or wants(args, "ceilings"):
+            if wants(args, "closed") or wants(args, "ceilings") or wants(args, "servers"):
                 sizes = {f"c{n}": n + max(9, n // 4) for n in args.players}
+            if wants(args, "servers"):
+                for server in servers_to_compare(args):
+                    sizes[f"s-{server}"] = 32 + 9
             if wants(args, "open"):
                 sizes["open"] = 40 if args.quick else 100
             if wants(args, "live"):
                 sizes["live"] = 16 if args.quick else 48
+            if wants(args, "scaleout"):
+                sizes.update({"scale-live": 8, "scale-one": 41, "scale-two": 41})
             for offset, (name, size) in enumerate(sizes.items()):
                 pools[name] = seed.http_pool(name, size, offset=offset)
             log(f"seeded {sum(sizes.values())} two-seat games with their players "
@@ -324,6 +393,55 @@ def main(argv: list[str] | None = None) -> int:
             log(f"  {framework['requests_per_s']} requests/s")
             results["ceilings"] = {"database": database, "framework": framework}
 
+        if wants(args, "servers"):
+            # The server tax: the same bare request and the same game pages (32 users each) under each server,
+            # in this run: the whole stack's CPU per request against the production server's. (A closed loop of
+            # moves has too few moves in a short window on a loaded machine to compare servers.)
+            seconds = 3 if args.quick else 10
+            users = [
+                {"cookies": entry["users"][0]["cookies"], "row": index + 1}
+                for index, entry in enumerate(entry for pool in pools.values() for entry in pool)
+            ][:32]
+            rows = {}
+            for server in [args.server, *servers_to_compare(args)]:
+                name = "web" if server == args.server else f"web-{server}"
+                if name != "web":
+                    log(f"starting {server} for the server comparison ...")
+                    try:
+                        stack.start_server(name, server)
+                    except RuntimeError as exc:
+                        log(f"  {server} did not start: {exc}")
+                        continue
+                    if args.nice:
+                        # Its own session (and scheduler autogroup): the same priority as the run's own server.
+                        prioritise(stack.pid(name), args.nice)
+                base = stack.urls.get(name, stack.base_url)
+                server_roots = {**roots, "web": stack.pid(name)}
+                log(f"server tax: {server}, bare view and game pages, 32 users ...")
+                with Phase(results, f"server {server}"):
+                    bare = run_load({"cpu_roots": server_roots, "mode": "ceiling", "base": base, "players": 32,
+                                     "users": users, "warmup": warmup, "duration": seconds},
+                                    timeout=seconds + 120)
+                    pool = pools.get(f"s-{server}") or pools[f"c{max(args.players)}"]
+                    pages = run_load(
+                        {
+                            "cpu_roots": server_roots,
+                            "mode": "pages",
+                            "base": base,
+                            "players": 32,
+                            "pool": pool,
+                            "warmup": warmup,
+                            "duration": seconds,
+                        },
+                        timeout=seconds + warmup + 120,
+                    )
+                rows[server] = {"bare": bare, "pages": pages}
+                log(f"  bare {bare['requests_per_s']} requests/s, {bare['server_cpu_ms_per_move']} ms CPU each; "
+                    f"game page {pages['pages_per_s']}/s, {pages['server_cpu_ms_per_page']} ms CPU each")
+                if name != "web":
+                    stack.stop_process(name)
+            results["servers"] = {"production": args.server, "rows": rows}
+
         if wants(args, "closed"):
             results["closed_loop"] = []
             for players in args.players:
@@ -336,15 +454,20 @@ def main(argv: list[str] | None = None) -> int:
                                     "pool": pools[f"c{players}"], "warmup": warmup, "duration": args.duration},
                                    timeout=args.duration + warmup + 120)
                 if spy is not None:
-                    spy.wait(timeout=60)
+                    finish_py_spy(spy)
                     summary = summarize_profile(PROFILES / f"web-closed-{players}.txt")
                     if summary:
                         results.setdefault("profiles", {})[f"web workers, closed loop {players}"] = summary
+                    for kind, path in split_by_kind(PROFILES / f"web-closed-{players}.txt").items():
+                        part = summarize_profile(path)
+                        if part:
+                            part["share_of_web_samples"] = round(part["samples"] / summary["samples"], 3)
+                            results["profiles"][f"web workers, closed loop {players}: {kind}"] = part
                 log(f"  {row['moves_per_s']} moves/s, {row['pages_per_s']} pages/s, "
                     f"client CPU {row['client_cpu_share']:.0%}")
                 results["closed_loop"].append(row)
 
-        if wants(args, "open"):
+        if wants(args, "open") and args.open_moves > 0:  # --open-moves 0: only the loops at a share of capacity
             log(f"open loop, {args.open_moves:g} moves/s + {args.open_pages:g} page views/s ...")
             with Phase(results, "open loop"):
                 row = run_load({"cpu_roots": roots, "mode": "open", "base": stack.base_url,
@@ -370,11 +493,32 @@ def main(argv: list[str] | None = None) -> int:
                     f"page p50 {row['game_page'].get('p50_ms')} ms p99 {row['game_page'].get('p99_ms')} ms")
                 results["open_loop_scaled"].append({"fraction": fraction, **row})
 
+        capacity = max((row["moves_per_s"] for row in results.get("closed_loop") or []), default=None)
+        if wants(args, "open") and capacity:
+            # Half of the capacity measured in this run (the closed loop's best moves/s), in the closed loop's
+            # mix: each move's page load and its redirect page, so two page views per move.
+            results["open_loop_at_capacity"] = []
+            for fraction in args.capacity_fractions:
+                moves = round(capacity * fraction, 2)
+                log(f"open loop at {fraction:.0%} of capacity ({capacity} moves/s): {moves:g} moves/s + "
+                    f"{2 * moves:g} page views/s ...")
+                with Phase(results, f"open loop at {fraction:g} of capacity"):
+                    row = run_load({"cpu_roots": roots, "mode": "open", "base": stack.base_url,
+                                    "moves_per_s": moves, "pages_per_s": 2 * moves, "pool": pools["open"],
+                                    "games": 32 if args.quick else 64, "seed": 3,
+                                    "warmup": warmup, "duration": args.open_duration},
+                                   timeout=args.open_duration + warmup + 120)
+                log(f"  move POST p50 {row['move_post'].get('p50_ms')} ms; "
+                    f"page p50 {row['game_page'].get('p50_ms')} ms")
+                results["open_loop_at_capacity"].append({"fraction": fraction, "capacity_moves_per_s": capacity,
+                                                         **row})
+
         if wants(args, "live"):
             from bench import live_runner
 
             with Phase(results, "live updates"):
-                results["live"] = live_runner.run(base=stack.base_url, roots=roots, web_pid=stack.pid("web"),
+                results["live"] = live_runner.run(base=stack.base_url, stream_base=stack.stream_url, roots=roots,
+                                                  web_pid=stack.pid("web-live") or stack.pid("web"),
                                                   pool=pools["live"], quick=args.quick, log=log)
 
         if wants(args, "growth"):
@@ -402,11 +546,27 @@ def main(argv: list[str] | None = None) -> int:
             if spy is not None:
                 if spy.poll() is None:
                     spy.send_signal(signal.SIGINT)  # py-spy writes what it has on SIGINT
-                spy.wait(timeout=60)
+                finish_py_spy(spy)
                 summary = summarize_profile(PROFILES / "celery-fanout.txt")
                 if summary:
                     results.setdefault("profiles", {})["Celery workers, fan-out"] = summary
             log(f"  {results['fanout']['delivered']} delivered in {results['fanout']['seconds']} s")
+        if wants(args, "scaleout"):
+            # Last: it replaces the run's Celery worker by two that reach PostgreSQL through PgBouncer.
+            from bench import scaleout
+
+            log("scale-out: two web servers, two Celery workers, PgBouncer in transaction mode ...")
+            with Phase(results, "scale-out"):
+                if args.nice:
+                    stack.on_start = lambda pid: prioritise(pid, args.nice)
+                try:
+                    results["scaleout"] = scaleout.run(stack=stack, database_url=database_url, work_dir=work_dir,
+                                                       pools=pools, roots=roots, run_load=run_load, warmup=warmup,
+                                                       seconds=args.duration, quick=args.quick, log=log)
+                except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
+                    # Reported as a missed target, with the rest of the run's figures kept.
+                    log(f"  scale-out failed: {exc}")
+                    results["scaleout"] = {"failed": f"{type(exc).__name__}: {str(exc)[-2000:]}"}
     finally:
         stack.stop()
         if args.nice:

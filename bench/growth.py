@@ -19,6 +19,7 @@ import statistics
 import time
 import uuid
 
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -50,7 +51,7 @@ def _head(sql: str) -> str:
         return ""
     verb = words[0].upper()
     if verb in ("SELECT", "DELETE"):
-        table = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() == "FROM"), "?")
+        table = _top_level_from(sql)
     elif verb in ("INSERT", "UPDATE"):
         table = words[2] if verb == "INSERT" else words[1]
     else:
@@ -58,12 +59,30 @@ def _head(sql: str) -> str:
     return f"{verb} {table.strip(chr(34))}"
 
 
-def _measure(call, repeat: int) -> dict:
-    """Median time and SQL statements of ``call`` (data queries apart from BEGIN/COMMIT/SAVEPOINT)."""
+def _top_level_from(sql: str) -> str:
+    """The table after the statement's own FROM, not a subquery's (a column read in a subquery of the seats
+    query is no query of its own)."""
+    depth, upper = 0, sql.upper()
+    for index, char in enumerate(sql):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif depth == 0 and upper.startswith(" FROM ", index):
+            rest = sql[index + 6 :].split()
+            return rest[0].strip('"') if rest else "?"
+    return "?"
+
+
+def _measure(call, repeat: int, before=None) -> dict:
+    """Median time and SQL statements of ``call`` (data queries apart from BEGIN/COMMIT/SAVEPOINT);
+    ``before``, if given, runs untimed before each call (e.g. emptying a cache)."""
     times, cpu, sql_time, sql_size, queries, control, statuses = [], [], [], [], [], [], set()
     call()  # warm-up
     heads: list[str] = []
     for _ in range(repeat):
+        if before is not None:
+            before()
         with CaptureQueriesContext(connection) as captured:
             started, cpu_started = time.perf_counter(), time.process_time()
             status = call()
@@ -108,6 +127,22 @@ def _merge(rows: list[dict]) -> dict:
     merged["sql_kb"] = round(statistics.median(r["sql_kb"] for r in rows), 1)
     merged["positions"] = [{"queries": r["queries"], "median_ms": r["median_ms"]} for r in rows]
     return merged
+
+
+def _boards_forgotten(client: Client):
+    """Empty the cache (the boards), then put the client's session back in it: a first view of a version
+    reads its board's rows, not the session a live site keeps cached."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    def forget() -> None:
+        cache.clear()
+        key = client.cookies.get(settings.SESSION_COOKIE_NAME)
+        if key is not None:
+            import_module(settings.SESSION_ENGINE).SessionStore(key.value).load()
+
+    return forget
 
 
 def _page(client: Client, path: str):
@@ -192,17 +227,20 @@ def longest_game(repeat: int, log, positions: int = 5) -> dict:
         started = time.perf_counter()
         _play_to(game, first)
         log(f"growth: konamon 4p played to move {first} of {total} in {time.perf_counter() - started:.1f} s")
-        pages, moves = [], []
+        pages, cold, moves = [], [], []
         for offset in range(positions):
             _play_to(game, first + offset)
             game = Game.objects.get(pk=game.pk)
             seat = game.seats.select_related("user").filter(awaited=True).order_by("number").first()
             client = _client(seat.user)
             pages.append(_measure(_page(client, f"/games/{game.pk}/"), repeat))
+            # The first view of a new version (every page of a move's flow): the board not in the cache.
+            cold.append(_measure(_page(client, f"/games/{game.pk}/"), repeat, before=_boards_forgotten(client)))
             moves.append(_measure(_move(client, game, seat.number), repeat))
         results[label] = {
             "moves_played": f"{first}-{first + positions - 1}",
             "game_page": _merge(pages),
+            "game_page_cold": _merge(cold),
             "move": _merge(moves),
         }
     return results
@@ -229,5 +267,20 @@ def histories(repeat: int, log) -> dict:
     return results
 
 
+def bare_request(repeat: int) -> dict:
+    """The framework's bare request (``bench/views.py``: a logged-in POST that locks, inserts and updates one
+    row) through the same test client: the baseline the pages and the move are counted in."""
+    from bench import seed as bench_seed
+
+    (user,) = bench_seed.make_users("bare_", 1)
+    client = _client(user)
+
+    def call():
+        return client.post("/bench/ceiling/1/").status_code
+
+    return _measure(call, repeat)
+
+
 def run(repeat: int = 15, log=print) -> dict:
-    return {"longest_game": longest_game(max(3, repeat // 2), log), "history": histories(repeat, log)}
+    return {"bare_request": bare_request(repeat * 3), "longest_game": longest_game(max(3, repeat // 2), log),
+            "history": histories(repeat, log)}

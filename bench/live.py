@@ -31,7 +31,7 @@ from urllib.parse import quote, urlsplit
 import aiohttp
 
 from bench import cpu as cpu_time
-from bench.load import LOOPBACK, Client, Stats, Table, percentiles, play_move
+from bench.load import Client, Stats, Table, is_loopback, percentiles, play_move
 
 STREAM = "/live/stream/"
 
@@ -138,7 +138,8 @@ async def run_idle(plan: dict) -> dict:
                      for p in pages]
             await asyncio.sleep(plan.get("warmup", 3.0) + plan["poll_seconds"])
         else:
-            tasks, _ = await open_streams(session, base, [p["grant"] for p in pages], counters, stop)
+            streams = plan.get("stream_base") or base
+            tasks, _ = await open_streams(session, streams, [p["grant"] for p in pages], counters, stop)
             await asyncio.sleep(plan.get("warmup", 3.0))
         server0, cpu0, wall0 = cpu_time.snapshot(roots), _cpu(), time.perf_counter()
         before = dict(counters)
@@ -179,7 +180,7 @@ class Watched:
 
 
 async def _watch(session, base: str, watched: Watched, watcher: dict, counters: Counter, stop: asyncio.Event,
-                 ready: asyncio.Event) -> None:
+                 ready: asyncio.Event, stream_base: str | None = None) -> None:
     headers = {"HX-Request": "true"}
     if watcher.get("cookies"):
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in watcher["cookies"].items())
@@ -211,7 +212,7 @@ async def _watch(session, base: str, watched: Watched, watcher: dict, counters: 
             pending.add(task)
             task.add_done_callback(pending.discard)
 
-    stream = Stream(session, base, watcher["grant"], counters, on_event)
+    stream = Stream(session, stream_base or base, watcher["grant"], counters, on_event)
     runner = asyncio.ensure_future(stream.run(stop))
     await stream.ready.wait()
     ready.set()
@@ -242,7 +243,13 @@ async def _subscribe(redis_url: str, channels: dict[str, Watched], stop: asyncio
 
 
 async def run_latency(plan: dict) -> dict:
+    """Moves posted to ``base``; the pages watching them (streams and partials) on ``stream_base``, another
+    server of the same site in the scale-out (issue 33), else the same."""
     base, roots = plan["base"], plan.get("cpu_roots") or {}
+    # Where the watching pages hold their streams and fetch their partials: the ASGI side and the pages' server
+    # when they are split (issue 33's server tax), another host in the scale-out.
+    watch_base = plan.get("stream_base") or base
+    watch_pages = plan.get("watch_page_base") or base
     counters: Counter = Counter()
     stop = asyncio.Event()
     rng = random.Random(plan.get("seed", 1))
@@ -250,7 +257,7 @@ async def run_latency(plan: dict) -> dict:
     for watched, spec in zip(games, plan["games"], strict=True):
         watched.published[spec["version"]] = 0.0  # the version the game is at now
     async with _session() as session:
-        idle_tasks, idle_seconds = await open_streams(session, base, plan["idle_grants"], counters, stop)
+        idle_tasks, idle_seconds = await open_streams(session, watch_base, plan["idle_grants"], counters, stop)
         channels = {f"{plan['prefix']}__group__game.{w.game}": w for w in games}
         subscribed = asyncio.Event()
         subscriber = asyncio.ensure_future(_subscribe(plan["redis_url"], channels, stop, subscribed))
@@ -260,7 +267,7 @@ async def run_latency(plan: dict) -> dict:
             for watcher in spec["watchers"]:
                 ready = asyncio.Event()
                 watcher_tasks.append(asyncio.ensure_future(
-                    _watch(session, base, watched, watcher, counters, stop, ready)))
+                    _watch(session, watch_pages, watched, watcher, counters, stop, ready, stream_base=watch_base)))
                 await asyncio.wait_for(ready.wait(), timeout=30)
         await asyncio.sleep(1.0)
         stats = Stats(measuring=False)
@@ -315,7 +322,8 @@ async def run_streams(plan: dict) -> dict:
     counters: Counter = Counter()
     stop = asyncio.Event()
     async with _session() as session:
-        tasks, seconds = await open_streams(session, plan["base"], plan["grants"], counters, stop)
+        tasks, seconds = await open_streams(session, plan.get("stream_base") or plan["base"], plan["grants"],
+                                            counters, stop)
         up = counters["ready"]
         # The runner reads the web processes' memory now (it waits for this line on stderr).
         print(json.dumps({"up": up}), file=sys.stderr, flush=True)
@@ -329,8 +337,9 @@ async def run_streams(plan: dict) -> dict:
 
 def main() -> int:
     plan = json.load(sys.stdin)
-    host = urlsplit(plan["base"]).hostname
-    if host not in LOOPBACK:
+    targets = (plan["base"], plan.get("stream_base") or plan["base"])
+    host = next((h for h in (urlsplit(t).hostname for t in targets) if not is_loopback(h)), None)
+    if host is not None:
         print(f"refusing to load {host!r}: loopback only", file=sys.stderr)
         return 2
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -53,8 +53,10 @@ def page_tokens(game_ids: list[int]) -> dict[int, str]:
     return {pk: page_token(game=game, seats=seats.get(pk, [])) for pk, game in games.items()}
 
 
-def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick: bool, log) -> dict:
-    """Idle cost (polling vs push), update latency with 1,000 idle streams, 5,000 streams held."""
+def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick: bool, log,
+        stream_base: str | None = None) -> dict:
+    """Idle cost (polling vs push), update latency with 1,000 idle streams, 5,000 streams held. ``stream_base``:
+    the ASGI server holding the streams when the pages are served apart (``web_pid`` is then its process)."""
     from django.conf import settings
 
     from live.grants import make_grant
@@ -84,7 +86,8 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
         f"({poll['net_cpu_ms_per_page_minute']} beyond the idle stack)")
     push_pages = 200 if quick else 1000
     log(f"live: idle cost, {push_pages} pages holding a stream ...")
-    push = run_plan({"mode": "idle", "kind": "push", "base": base, "pages": pages[:push_pages],
+    push = run_plan({"mode": "idle", "kind": "push", "base": base, "stream_base": stream_base,
+                     "pages": pages[:push_pages],
                      "duration": duration, "cpu_roots": roots, "baseline_cpu_s_per_s": baseline},
                     timeout=duration + 180)
     log(f"  {push['server_cpu_ms_per_page_minute']} ms CPU per page per minute "
@@ -98,23 +101,12 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
 
     idle = 200 if quick else 1000
     games = pool[:8]
-    plan_games = []
-    for entry in games:
-        watchers = [{"cookies": u["cookies"], "grant": make_grant(game_id=entry["game"], user_id=u["id"])}
-                    for u in entry["users"]]
-        watchers += [{"cookies": None, "grant": make_grant(game_id=entry["game"], user_id=None)} for _ in range(2)]
-        for watcher in watchers:
-            watcher["expected"] = len(watchers)
-        plan_games.append({"entry": entry, "watchers": watchers, "version": 0})
-    from games.models import Game
-
-    versions = dict(Game.objects.filter(pk__in=[e["game"] for e in games]).values_list("pk", "version"))
-    for spec in plan_games:
-        spec["version"] = versions[spec["entry"]["game"]]
+    plan_games = watched_games(games)
     moves = 40 if quick else 200
     log(f"live: update latency, {moves} moves in {len(games)} games watched by 4 pages each, "
         f"{idle} idle streams ...")
-    latency = run_plan({"mode": "latency", "base": base, "games": plan_games, "idle_grants": idle_grants(idle),
+    latency = run_plan({"mode": "latency", "base": base, "stream_base": stream_base, "watch_page_base": base,
+                        "games": plan_games, "idle_grants": idle_grants(idle),
                         "moves": moves, "duration": 60 if quick else 150, "cpu_roots": roots,
                         "redis_url": settings.LIVE_REDIS_URL, "prefix": settings.LIVE_CHANNEL_PREFIX},
                        timeout=400)
@@ -129,7 +121,8 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
     before = rss_bytes(web_pid)
     process = subprocess.Popen([sys.executable, "-m", "bench.live"], cwd=BASE_DIR, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    process.stdin.write(json.dumps({"mode": "streams", "base": base, "grants": idle_grants(count), "hold": hold}))
+    process.stdin.write(json.dumps({"mode": "streams", "base": base, "stream_base": stream_base,
+                                    "grants": idle_grants(count), "hold": hold}))
     process.stdin.close()
     started = time.monotonic()
     line = ""
@@ -150,3 +143,33 @@ def run(*, base: str, roots: dict, web_pid: int | None, pool: list[dict], quick:
         f"{streams['kb_per_stream']} KB per stream")
     results["streams"] = streams
     return results
+
+
+def cross_server_latency(*, post_base: str, stream_base: str, pool: list[dict], quick: bool, roots: dict) -> dict:
+    """Update latency with the moves posted to one server and the watching pages' streams (and the partials
+    they fetch) on another (the scale-out, issue 33), 200 idle streams beside them on that other server."""
+    from django.conf import settings
+
+    plan_games = watched_games(pool[:8])
+    return run_plan({"mode": "latency", "base": post_base, "stream_base": stream_base,
+                     "watch_page_base": stream_base, "games": plan_games,
+                     "idle_grants": idle_grants(50 if quick else 200), "moves": 20 if quick else 80,
+                     "duration": 40 if quick else 90, "cpu_roots": roots,
+                     "redis_url": settings.LIVE_REDIS_URL, "prefix": settings.LIVE_CHANNEL_PREFIX}, timeout=300)
+
+
+def watched_games(games: list[dict]) -> list[dict]:
+    """Each game watched by 4 pages (its two players and two spectators), at the version it is at now."""
+    from games.models import Game
+    from live.grants import make_grant
+
+    versions = dict(Game.objects.filter(pk__in=[e["game"] for e in games]).values_list("pk", "version"))
+    plan_games = []
+    for entry in games:
+        watchers = [{"cookies": u["cookies"], "grant": make_grant(game_id=entry["game"], user_id=u["id"])}
+                    for u in entry["users"]]
+        watchers += [{"cookies": None, "grant": make_grant(game_id=entry["game"], user_id=None)} for _ in range(2)]
+        for watcher in watchers:
+            watcher["expected"] = len(watchers)
+        plan_games.append({"entry": entry, "watchers": watchers, "version": versions[entry["game"]]})
+    return plan_games

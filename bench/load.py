@@ -40,6 +40,18 @@ from bench import cpu as cpu_time
 from bench.pages import MoveForm, game_over, move_forms
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def is_loopback(host: str | None) -> bool:
+    """``localhost`` or an address of the loopback network (127.0.0.2 and .3 stand for two hosts, issue 33)."""
+    import ipaddress
+
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host or "").is_loopback
+    except ValueError:
+        return False
 MAX_REQUESTS = 2_000_000  # a hard cap on any one run, whatever the plan says
 REQUEST_TIMEOUT = 30.0
 MAX_REFUSALS_IN_A_ROW = 8
@@ -255,6 +267,21 @@ async def ceiling_user(client: Client, user: User, row: int, stop: asyncio.Event
             client.stats.errors[f"POST {status}"] += 1
 
 
+async def page_viewer(client: Client, user: User, path: str, stop: asyncio.Event) -> None:
+    """The same game page again and again (its board cached after the first): the server's share of a page."""
+    while not stop.is_set():
+        try:
+            page = await client.get_page(user, path)
+        except BudgetSpent:
+            return
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            client.stats.errors[type(exc).__name__] += 1
+            await asyncio.sleep(0.05)
+            continue
+        if page and client.stats.measuring:
+            client.stats.moves += 1  # counted as the run's unit, like the ceiling's requests
+
+
 # Runs -------------------------------------------------------------------------------------------
 
 
@@ -314,8 +341,12 @@ async def run_closed(plan: dict) -> dict:
     deadline = time.monotonic() + warmup + duration + 30
     pool = Pool(plan["pool"])
     async with _session(players) as session:
-        client = Client(plan["base"], session, stats, deadline)
-        tasks = [asyncio.create_task(closed_player(client, pool, random.Random(i), stop)) for i in range(players)]
+        # Several servers (the scale-out, issue 33): the players take them in turn.
+        clients = [Client(base, session, stats, deadline) for base in plan.get("bases") or [plan["base"]]]
+        tasks = [
+            asyncio.create_task(closed_player(clients[i % len(clients)], pool, random.Random(i), stop))
+            for i in range(players)
+        ]
         window = await _measure(stats, warmup, duration, stop, plan.get("cpu_roots"))
         await _finish(tasks)
     return {"mode": "closed", "players": players, "games_used": pool.next, **_summary(stats, window)}
@@ -334,6 +365,25 @@ async def run_ceiling(plan: dict) -> dict:
         await _finish(tasks)
     summary = _summary(stats, window)
     return {"mode": "ceiling", "players": len(users), **summary, "requests_per_s": summary["moves_per_s"]}
+
+
+async def run_pages(plan: dict) -> dict:
+    """N users, each loading one game page of theirs in a closed loop: pages/s and stack CPU per page."""
+    entries = plan["pool"][: plan["players"]]
+    stats, stop = Stats(), asyncio.Event()
+    deadline = time.monotonic() + plan["warmup"] + plan["duration"] + 30
+    async with _session(len(entries)) as session:
+        client = Client(plan["base"], session, stats, deadline)
+        tasks = [
+            asyncio.create_task(page_viewer(client, User(dict(entry["users"][0]["cookies"])),
+                                            f"/games/{entry['game']}/", stop))
+            for entry in entries
+        ]
+        window = await _measure(stats, plan["warmup"], plan["duration"], stop, plan.get("cpu_roots"))
+        await _finish(tasks)
+    summary = _summary(stats, window)
+    return {"mode": "pages", "players": len(entries), **summary, "pages_per_s": summary["moves_per_s"],
+            "server_cpu_ms_per_page": summary["server_cpu_ms_per_move"]}
 
 
 async def run_open(plan: dict) -> dict:
@@ -423,11 +473,12 @@ async def _finish(tasks: list[asyncio.Task], grace: float = 15.0) -> None:
 
 def main() -> int:
     plan = json.load(sys.stdin)
-    host = urlsplit(plan["base"]).hostname
-    if host not in LOOPBACK:
+    hosts = [urlsplit(base).hostname for base in [plan["base"], *plan.get("bases", [])]]
+    host = next((h for h in hosts if not is_loopback(h)), None)
+    if host is not None:
         print(f"refusing to load {host!r}: loopback only", file=sys.stderr)
         return 2
-    runner = {"closed": run_closed, "open": run_open, "ceiling": run_ceiling}[plan["mode"]]
+    runner = {"closed": run_closed, "open": run_open, "ceiling": run_ceiling, "pages": run_pages}[plan["mode"]]
     result = asyncio.run(runner(plan))
     json.dump(result, sys.stdout)
     return 0

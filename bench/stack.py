@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -55,8 +56,12 @@ def recreate_database(url: str) -> None:
 
 
 def free_port() -> int:
+    return free_port_on("127.0.0.1")
+
+
+def free_port_on(host: str) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return sock.getsockname()[1]
 
 
@@ -116,8 +121,12 @@ class Stack:
     port: int = 0
     email_port: int = 0
     web_options: list[str] = field(default_factory=list)
-    server: str = "uvicorn"  # or "gunicorn": the WSGI site alone, as before live updates (for comparisons)
+    # "uvicorn" (the site and the streams), "gunicorn" (the WSGI site alone, as before live updates), or
+    # "split-gunicorn"/"split-granian": the pages on that WSGI server, the streams on uvicorn beside it.
+    server: str = "uvicorn"
     processes: dict[str, Process] = field(default_factory=dict)
+    urls: dict[str, str] = field(default_factory=dict)
+    on_start: Callable[[int], None] | None = None  # e.g. renice each process started from now on
 
     @property
     def base_url(self) -> str:
@@ -127,16 +136,19 @@ class Stack:
     def mail_dir(self) -> Path:
         return self.work_dir / "mail"
 
-    def _start(self, name: str, argv: list[str]) -> Process:
+    def _start(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Process:
         log = self.work_dir / f"{name}.log"
         handle = log.open("ab")
         popen = subprocess.Popen(
-            argv, cwd=BASE_DIR, env=self.env, stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
+            argv, cwd=BASE_DIR, env={**self.env, **(env or {})}, stdin=subprocess.DEVNULL, stdout=handle,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         handle.close()
         process = Process(name, popen, log)
         self.processes[name] = process
+        if self.on_start is not None:
+            self.on_start(popen.pid)
         return process
 
     def start_mail(self) -> None:
@@ -166,31 +178,70 @@ class Stack:
         _wait(answers, 60, "the Celery worker")
 
     def start_web(self) -> None:
-        self.port = free_port()
-        # As in production: uvicorn serving mammamia.asgi (the WSGI site in WEB_THREADS threads per
-        # process, and the live-update streams).
-        if self.server == "gunicorn":
-            self._start("web", [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", f"127.0.0.1:{self.port}",
-                                "-w", str(self.web_workers), "--backlog", "2048", "--timeout", "60",
-                                "--graceful-timeout", "10"])
+        if self.server.startswith("split"):
+            # The pages on a plain WSGI server, the live-update streams on the ASGI one (issue 33's server tax):
+            # a proxy sends /live/stream/ to the latter (docs/deploying.md); here the clients do.
+            self.port = self.start_server("web", self.server.split("-", 1)[1] if "-" in self.server else "gunicorn")
+            self.start_server("web-live", "uvicorn")
         else:
-            self._start("web", [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", "127.0.0.1",
-                                "--port", str(self.port), "--workers", str(self.web_workers), "--backlog", "4096",
-                                "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])])
+            self.port = self.start_server("web", self.server)
+
+    @property
+    def stream_url(self) -> str:
+        """Where the live-update streams are served: the ASGI server (the site's own address unless split)."""
+        return self.urls.get("web-live", self.base_url)
+
+    def start_server(self, name: str, server: str, *, host: str = "127.0.0.1", workers: int | None = None,
+                     env: dict[str, str] | None = None) -> int:
+        """Serve the site with ``server`` as process ``name`` on a free port of ``host``; its port.
+
+        ``uvicorn``: production's ``mammamia.asgi`` (the WSGI site in ``WEB_THREADS`` threads per process
+        through a2wsgi, and the live-update streams); ``gunicorn`` and ``granian``: the WSGI site alone, no
+        wrapper (``granian`` only when installed); ``granian-asgi``: ``mammamia.asgi`` under granian.
+        """
+        port = free_port_on(host)
+        workers = workers or self.web_workers
+        address = f"{host}:{port}"
+        if server == "gunicorn":
+            argv = [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", address, "-w", str(workers),
+                    "--backlog", "2048", "--timeout", "60", "--graceful-timeout", "10"]
+        elif server in ("granian", "granian-asgi"):
+            wsgi = server == "granian"
+            argv = [sys.executable, "-m", "granian", "--interface", "wsgi" if wsgi else "asgi",
+                    "mammamia.wsgi:application" if wsgi else "mammamia.asgi:application",
+                    "--host", host, "--port", str(port), "--workers", str(workers), "--backlog", "2048",
+                    "--no-ws", "--log-level", "warning"]
+            if wsgi:
+                # As many blocking threads per process as the ASGI site's WEB_THREADS, so the two compare.
+                argv += ["--blocking-threads", self.env.get("WEB_THREADS", "4")]
+        else:
+            argv = [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", host,
+                    "--port", str(port), "--workers", str(workers), "--backlog", "4096",
+                    "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])]
+        self._start(name, argv, env=env)
+        base = f"http://{host}:{port}"
+        self.urls[name] = base
 
         def answers() -> bool:
-            self._alive("web")
+            self._alive(name)
             try:
-                with urllib.request.urlopen(f"{self.base_url}/", timeout=2) as response:  # noqa: S310 - loopback
+                with urllib.request.urlopen(f"{base}/", timeout=15) as response:  # noqa: S310 - loopback
                     return response.status == 200
             except OSError:
                 return False
 
-        _wait(answers, 60, "uvicorn")
+        # A cold worker's first page (imports, URL resolvers, templates) is slow on a loaded machine.
+        _wait(answers, 240, f"{server} ({name})")
         # Warm every worker (imports, templates, URL resolvers) before anything is measured.
-        for _ in range(self.web_workers * 6):
-            with urllib.request.urlopen(f"{self.base_url}/", timeout=5) as response:  # noqa: S310 - loopback
+        for _ in range(workers * 6):
+            with urllib.request.urlopen(f"{base}/", timeout=60) as response:  # noqa: S310 - loopback
                 response.read()
+        return port
+
+    def stop_process(self, name: str) -> None:
+        process = self.processes.pop(name, None)
+        if process is not None:
+            process.stop()
 
     def pid(self, name: str) -> int | None:
         process = self.processes.get(name)
@@ -203,10 +254,10 @@ class Stack:
             raise RuntimeError(f"{name} exited with {process.popen.returncode}:\n{tail}")
 
     def stop(self) -> None:
-        for name in ("web", "worker", "worker-outgoing", "mail"):
-            process = self.processes.pop(name, None)
-            if process is not None:
-                process.stop()
+        for name in [name for name in self.processes if name not in ("worker", "worker-outgoing", "mail")]:
+            self.stop_process(name)
+        for name in ("worker", "worker-outgoing", "mail"):
+            self.stop_process(name)
 
 
 def _port_open(port: int) -> bool:

@@ -197,7 +197,7 @@ def _board(request: HttpRequest, access: GameAccess, players, player_templates, 
     shows_moves = access.seat is not None and not access.seat.is_bot
 
     def build_board() -> game_board.BoardParts:
-        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number, with_log_times=True)
+        seat_view = play_selectors.seat_view_for(game=game, seat_number=seat_number, log_times_for=LOG_ON_PAGE)
         if seat_view is None:
             raise Http404
         ui = ui_of(game.engine_slug)

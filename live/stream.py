@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 
@@ -70,6 +70,18 @@ def sse(event: str, data: str) -> bytes:
     return f"event: {event}\ndata: {data}\n\n".encode()
 
 
+def _cross_origin(scope) -> list[tuple[bytes, bytes]]:
+    """The CORS header letting the site's own pages (``SITE_URL``'s origin) read a stream served from another
+    address (``LIVE_STREAM_URL``); none for any other origin, nor when the stream is on the site's address."""
+    origin = next((value for name, value in scope.get("headers", []) if name == b"origin"), None)
+    if origin is None or not settings.LIVE_STREAM_URL.startswith(("http://", "https://")):
+        return []
+    site = urlsplit(settings.SITE_URL)
+    if origin.decode("latin-1") != f"{site.scheme}://{site.netloc}":
+        return []
+    return [(b"access-control-allow-origin", origin), (b"vary", b"Origin")]
+
+
 async def stream(scope, receive, send) -> None:
     """One open page's stream (ASGI ``http`` scope)."""
     if scope["method"] not in ("GET", "HEAD"):
@@ -103,7 +115,7 @@ async def stream(scope, receive, send) -> None:
     try:
         for group in groups:
             await layer.group_add(group, channel)
-        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS + _cross_origin(scope)})
         if seat is not None:
             await presence.stream_seen(**seat)
             renewed = time.monotonic()

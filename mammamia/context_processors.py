@@ -22,7 +22,8 @@ class _AwaitingCount:
 
 def site(request: HttpRequest) -> dict:
     """Values every page's layout needs (the awaiting-move count is added by games)."""
-    context = {"DEBUG": settings.DEBUG, "LANGUAGES": settings.LANGUAGES, "LIVE_UPDATES": settings.LIVE_UPDATES}
+    context = {"DEBUG": settings.DEBUG, "LANGUAGES": settings.LANGUAGES, "LIVE_UPDATES": settings.LIVE_UPDATES,
+               "LIVE_STREAM_URL": settings.LIVE_STREAM_URL}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         context["awaiting_count"] = _AwaitingCount(request)

@@ -1,4 +1,8 @@
-"""``make run``: migrate, then serve the site (uvicorn) with Celery workers (one per queue) and beat.
+"""``make run``: migrate, then serve the site with Celery workers (one per queue) and beat.
+
+The site: with ``DEBUG=1`` (the default) one uvicorn serving the pages and the live-update streams, reloading on
+changes; with ``DEBUG=0`` as in production, the pages on granian (a plain WSGI server) and the streams on uvicorn
+on the next port (``LIVE_PORT``), which the pages are told of (``LIVE_STREAM_URL``).
 
 Runs under ``mammamia.devservices`` so DATABASE_URL and CELERY_BROKER_URL
 point at real services. Processes are managed by honcho: Ctrl-C stops them all.
@@ -60,17 +64,24 @@ def main() -> int:
         env["EMAIL_URL"] = f"smtp://127.0.0.1:{mail_port}"
         procfile_lines.append(f"mail: {python} -m mammamia.mailcatcher --port {mail_port}")
     subprocess.run([python, "manage.py", "migrate", "--noinput"], check=True, cwd=BASE_DIR, env=env)
-    # The ASGI server, as in production: the site plus the live-update streams (mammamia/asgi.py).
-    uvicorn = (
-        f"{python} -m uvicorn mammamia.asgi:application --host 127.0.0.1 --port {port} --timeout-graceful-shutdown 2"
-    )
+    uvicorn = f"{python} -m uvicorn mammamia.asgi:application --host 127.0.0.1 --timeout-graceful-shutdown 2"
     if env.get("DEBUG", "0").lower() in ("1", "true", "yes", "on"):
-        web = f"{uvicorn} --reload"
+        # Development: one ASGI server for the pages and the streams (mammamia/asgi.py), reloading on changes.
+        servers = [f"web: {uvicorn} --port {port} --reload"]
     else:
         subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], check=True, cwd=BASE_DIR, env=env)
-        web = f"{uvicorn} --workers 2"
+        # As in production (docs/deploying.md, issue 33): the pages on a plain WSGI server, without the ASGI
+        # wrapper's cost per request, and the live-update streams on the ASGI server beside it; with no proxy
+        # in front here, the pages open their streams at its own address.
+        live_port = free_port(int(env.get("LIVE_PORT", str(int(port) + 1))))
+        env.setdefault("LIVE_STREAM_URL", f"http://127.0.0.1:{live_port}/live/stream/")
+        servers = [
+            f"web: {python} -m granian --interface wsgi mammamia.wsgi:application --host 127.0.0.1 --port {port} "
+            "--workers 2 --blocking-threads 4 --no-ws --log-level warning",
+            f"live: {uvicorn} --port {live_port} --workers 1",
+        ]
     procfile_lines += [
-        f"web: {web}",
+        *servers,
         # One worker per queue (mammamia/workers.py): webhooks and push never delay moves and e-mails.
         *(f"{key}: {shlex.join(argv)}" for key, argv in worker_commands(python, concurrency=2, name="run").items()),
         f"beat: {python} -m celery -A mammamia beat -l info -s {BASE_DIR / 'var' / 'celerybeat-schedule'}",

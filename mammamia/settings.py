@@ -7,7 +7,7 @@ set the few variables a developer machine needs (see ``mammamia/devservices.py``
 
 import datetime as dt
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import environ
 from celery.schedules import crontab
@@ -107,6 +107,13 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default="postgres://postgres@
 DATABASES["default"]["HOST"] = unquote(DATABASES["default"].get("HOST", ""))
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode (docs/deploying.md, "Several hosts") consecutive transactions of one
+# connection may run on different server connections, so nothing may outlive a transaction: no server-side
+# cursor (``QuerySet.iterator()`` would declare one WITH HOLD) and no prepared statement.
+DB_TRANSACTION_POOLING = env.bool("DB_TRANSACTION_POOLING", default=False)
+if DB_TRANSACTION_POOLING:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 # Lets two test runs share one server without dropping each other's test database.
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME")}
@@ -371,6 +378,14 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],
 }
+# Where pages open their live-update stream: the path on the site's own address (a proxy sends it to the ASGI
+# server, the pages to the WSGI one: docs/deploying.md), or the address of the ASGI server itself when it has one
+# of its own (``make run`` with DEBUG=0 and the e2e stack serve the pages from granian and the streams from
+# uvicorn on another port). The stream answers only the site's own origin (``SITE_URL``) across origins.
+LIVE_STREAM_URL = env.str("LIVE_STREAM_URL", default="/live/stream/")
+if LIVE_STREAM_URL.startswith(("http://", "https://")):
+    _stream = urlsplit(LIVE_STREAM_URL)
+    SECURE_CSP["connect-src"] = [CSP.SELF, f"{_stream.scheme}://{_stream.netloc}"]
 
 LOGGING = {
     "version": 1,

@@ -108,13 +108,13 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     return GameAccess(game=game, seats=seats, seat=seat, may_view=may_view, invited=invited)
 
 
-def seat_view_for(*, game: Game, seat_number: int | None, with_log_times: bool = False) -> SeatView | None:
+def seat_view_for(*, game: Game, seat_number: int | None, log_times_for: int = 0) -> SeatView | None:
     """The one SeatView row of that viewer (``None``: spectators); the whole log is not stored
-    (``games.history.selectors.seat_view_with_log`` derives it for one viewer). ``with_log_times``: in the
-    same query, what ``add_log_times`` needs for the log's times."""
+    (``games.history.selectors.seat_view_with_log`` derives it for one viewer). ``log_times_for``: in the
+    same query, what ``add_log_times`` needs to time the last that many events of the log."""
     rows = SeatView.objects.filter(game=game, seat_number=seat_number)
-    if with_log_times:
-        rows = rows.annotate(**_log_time_annotations())
+    if log_times_for:
+        rows = rows.annotate(**_log_time_annotations(log_times_for))
     return rows.first()
 
 
@@ -180,18 +180,16 @@ class LogEntry:
     at: datetime.datetime | None = None  # when it happened (the move that made it; the start for the deal)
 
 
-MOVES_FOR_LOG_TIMES = 400  # on the game page: the latest moves only (every move logs at least one event)
-
-
-def _log_time_annotations() -> dict:
-    """For the game page's SeatView query (no query of their own): the latest moves' log positions and
-    times, and each viewer's log length at the start (the STARTED event's positions)."""
+def _log_time_annotations(events: int) -> dict:
+    """For the game page's SeatView query (no query of their own): the log positions and times of the moves
+    that logged the last ``events`` events, and each viewer's log length at the start (the STARTED event's
+    positions). Every move logs at least one event for every viewer, so the latest ``events`` moves hold them
+    all, and one more tells that the oldest of them began after an earlier move (``add_log_times``): a page
+    reads as many moves as it shows lines, however long the game (it read 400, issue 33)."""
     moves = (
         Move.objects.filter(game_id=OuterRef("game_id"))
         .order_by("-sequence")
-        .values(row=JSONObject(sequence="sequence", positions="log_positions", at="created_at"))[
-            :MOVES_FOR_LOG_TIMES
-        ]
+        .values(row=JSONObject(sequence="sequence", positions="log_positions", at="created_at"))[: events + 1]
     )
     started = GameEvent.objects.filter(game_id=OuterRef("game_id"), kind=GameEvent.Kind.STARTED).values(
         "log_positions"
@@ -205,8 +203,8 @@ def add_log_times(
     """Give each engine event the time of the move that logged it, from the moves' ``log_positions`` (each
     viewer's log length after the move): the event at index ``i`` belongs to the first move whose length
     exceeds ``i``; an event of the deal (before the STARTED event's length) to the start. Platform events
-    have their own time. With a ``seat_view`` from ``seat_view_for(with_log_times=True)`` no query (the
-    latest ``MOVES_FOR_LOG_TIMES`` moves came with it); else two (the whole-log page: every move). Moves
+    have their own time. With a ``seat_view`` from ``seat_view_for(log_times_for=n)`` no query (the
+    moves it needs came with it); else two (the whole-log page: every move). Moves
     made before positions were kept give no time."""
     for entry in entries:
         if entry.kind == "platform":

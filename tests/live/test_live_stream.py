@@ -37,9 +37,10 @@ def stream_server(live_prefix, settings):
 
 
 class Client:
-    def __init__(self, port: int, token: str) -> None:
+    def __init__(self, port: int, token: str, origin: str | None = None) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.sock.sendall(f"GET {STREAM_PATH}?t={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        extra = f"Origin: {origin}\r\n" if origin else ""
+        self.sock.sendall(f"GET {STREAM_PATH}?t={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
         self.received = b""
 
     def wait_for(self, needle: bytes, timeout: float = 3.0) -> bool:
@@ -140,3 +141,24 @@ def test_a_deleted_accounts_streams_end_at_once_and_its_grants_open_none_again(s
     assert b"event: ready" not in again.received
     for each in (client, spectator, again):
         each.close()
+
+
+def test_a_stream_on_an_address_of_its_own_answers_the_sites_pages_and_no_other_origin(stream_server, settings):
+    """The pages on a WSGI server and the streams on the ASGI one at another address (``LIVE_STREAM_URL``, issue
+    33): the site's own pages may read the stream across origins, another site's may not."""
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    settings.LIVE_STREAM_URL = f"http://127.0.0.1:{stream_server}/live/stream/"
+    ours = Client(stream_server, make_grant(game_id=5, user_id=7), origin="http://127.0.0.1:8000")
+    theirs = Client(stream_server, make_grant(game_id=5, user_id=7), origin="http://evil.example")
+    assert ours.wait_for(b"event: ready") and theirs.wait_for(b"event: ready")
+    assert b"access-control-allow-origin: http://127.0.0.1:8000" in ours.received.lower()
+    assert b"access-control-allow-origin" not in theirs.received.lower()
+    ours.close()
+    theirs.close()
+
+
+def test_a_stream_on_the_sites_own_address_sends_no_cross_origin_header(stream_server):
+    client = Client(stream_server, make_grant(game_id=5, user_id=7), origin="http://127.0.0.1:8000")
+    assert client.wait_for(b"event: ready")
+    assert b"access-control-allow-origin" not in client.received.lower()
+    client.close()
