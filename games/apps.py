@@ -13,6 +13,8 @@ class GamesConfig(AppConfig):
         from games import panels, tasks  # noqa: F401
         from games.lobby import panel as invitations
         from games.panels import deal_check
+        from games.tutorial import panel as tutorial
 
         panels.register(invitations.panel)
         panels.register(deal_check.panel)
+        panels.register(tutorial.panel)
