@@ -19,9 +19,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engines import get_engine
-from games.exceptions import BadInput
+from games.exceptions import BadInput, NotAllowed
 from games.models import DealScheme, Game, GameState, Seat, TutorialGuest, Visibility
 from games.registry import tutorial_of
 from games.tables import Table, clean_options, seed_sha256
@@ -123,14 +124,30 @@ def play_against_bots(*, user, slug: str) -> Game:
 
 
 def sweep(*, now: dt.datetime | None = None) -> tuple[int, int]:
-    """Delete tutorials older than ``TUTORIAL_HOURS`` and guests older than ``TUTORIAL_GUEST_DAYS`` with every
-    game they sit at (only tutorials and games against bots: guests join no one's table); the counts."""
+    """Delete tutorials older than ``TUTORIAL_HOURS``, and guests older than ``TUTORIAL_GUEST_DAYS`` with the games
+    they played against bots alone (a guest joins nobody's table: ``refuse_guests``); the counts."""
     now = now or timezone.now()
     games_cutoff = now - dt.timedelta(hours=settings.TUTORIAL_HOURS)
     _, deleted = Game.objects.filter(is_tutorial=True, created_at__lt=games_cutoff).delete()
     guests_cutoff = now - dt.timedelta(days=settings.TUTORIAL_GUEST_DAYS)
-    old = list(TutorialGuest.objects.filter(created_at__lt=guests_cutoff).values_list("user_id", flat=True))
+    old = set(TutorialGuest.objects.filter(created_at__lt=guests_cutoff).values_list("user_id", flat=True))
     if old:
+        # A guest seated among people (never, since ``refuse_guests``; a site that once let one in) stays: the
+        # seat is part of someone else's game.
+        humans: dict[int, set] = {}
+        their_games = Seat.objects.filter(user_id__in=old).values("game_id")
+        for game_id, user_id in Seat.objects.filter(game_id__in=their_games, is_bot=False).values_list(
+            "game_id", "user_id"
+        ):
+            humans.setdefault(game_id, set()).add(user_id)
+        old -= {user for seated in humans.values() if len(seated) > 1 for user in seated}
         Game.objects.filter(seats__user_id__in=old).delete()
         get_user_model().objects.filter(pk__in=old).delete()
     return deleted.get("games.Game", 0), len(old)
+
+
+def refuse_guests(*, user, game) -> None:
+    """A join veto (``games.policies``): a tutorial guest plays lessons and games against bots, not at other
+    people's tables; an account keeps what they play there."""
+    if TutorialGuest.objects.filter(user_id=user.pk).exists():
+        raise NotAllowed(_("Create an account to play with other people: a guest plays lessons and bots only."))

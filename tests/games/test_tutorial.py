@@ -150,9 +150,10 @@ def box_of(html: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
-def play_through(client, slug: str, *, language: str = "en") -> Game:
+def play_through(client, slug: str, *, language: str = "en", on_page=None) -> Game:
     """Start the tutorial of ``slug`` and follow its box to the end: "Next" on reading steps, the asked move on
-    move steps (bots answer at once, eager); a wrong move on the first move step is refused and changes nothing."""
+    move steps (bots answer at once, eager); a wrong move on the first move step is refused and changes nothing.
+    ``on_page(game, pages)`` sees every response the player got at each step (the leak test)."""
     response = client.post(reverse("tutorial-start", args=[slug]), HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 302
     game = Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
@@ -163,6 +164,9 @@ def play_through(client, slug: str, *, language: str = "en") -> Game:
         page = client.get(reverse("game", args=[game.pk]))
         assert page.status_code == 200
         box = box_of(page.content.decode())
+        if on_page is not None:
+            partial = client.get(reverse("game-table", args=[game.pk]) + "?v=stale")
+            on_page(game, {"page": page.content.decode(), "partial": partial.content.decode()})
         where = progress(script, position=game.version, read=services.steps_read(client.session, game.pk))
         if where.finished:
             assert reverse("tutorial-bots", args=[slug]) in box
@@ -181,6 +185,8 @@ def play_through(client, slug: str, *, language: str = "en") -> Game:
                 reverse("game-move", args=[game.pk]), {"move": json.dumps(other), "version": game.version}
             )
             assert answer.status_code == 400 and "this lesson follows a prepared deal" in answer.content.decode()
+            if on_page is not None:
+                on_page(game, {"refusal": answer.content.decode()})
             assert Game.objects.get(pk=game.pk).version == game.version
             refused_once = True
         answer = client.post(reverse("game-move", args=[game.pk]), {"move": json.dumps(asked), "version": game.version})
@@ -260,3 +266,41 @@ def test_the_sweep_deletes_old_tutorials_and_guests_with_their_games(eager_celer
     assert not Game.objects.filter(pk__in=[old.pk, against_bots.pk]).exists()
     assert Game.objects.filter(pk=fresh.pk).exists()
     assert not type(guest).objects.filter(pk=guest.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_guest_cannot_take_a_seat_at_other_peoples_tables_and_their_sweep_spares_those_tables(players, eager_celery):
+    from game_helpers import start_game
+
+    from games.exceptions import NotAllowed
+    from games.lobby import services as lobby
+
+    guest = services.new_guest(language="en")
+    open_table = lobby.create_game(user=players[0], engine_slug="marumiere", players=3)
+    with pytest.raises(NotAllowed):
+        lobby.join_game(user=guest, game_id=open_table.pk)
+    # Were a guest seated among people anyway (by an older site), the sweep leaves the table and the guest alone.
+    shared = start_game("hidden-number", [players[1], players[2]])
+    Seat.objects.filter(game=shared, user=players[2]).update(user=guest)
+    TutorialGuest.objects.filter(user=guest).update(created_at=timezone.now() - dt.timedelta(days=8))
+    services.sweep()
+    assert Game.objects.filter(pk=shared.pk).exists()
+    assert type(guest).objects.filter(pk=guest.pk).exists()
+
+
+@pytest.mark.parametrize("slug", [*SCRIPTED, "hidden-number"])
+def test_the_scripts_texts_follow_the_catalogues_rules_for_french_and_traditional_chinese(slug):
+    """The texts a game brings in its tutorial.json are held to the checks its translations in the catalogue get
+    (tests/i18n): French typography, no Simplified characters or mainland terms, full-width punctuation."""
+    import re
+
+    from tests.i18n.test_french_strings import typography_faults
+    from tests.i18n.test_traditional_chinese_strings import HAN, MAINLAND_TERMS, SIMPLIFIED_ONLY
+
+    script = tutorial_of(slug)
+    texts = [step.text for step in script.steps] + [script.end]
+    assert [fault for t in texts for fault in typography_faults(t["fr"])] == []
+    chinese = [t["zh-hant"] for t in texts]
+    assert [t for t in chinese if SIMPLIFIED_ONLY.intersection(t) or any(term in t for term in MAINLAND_TERMS)] == []
+    assert [t for t in chinese if re.search(f"[{HAN}][,:;!?]|[{HAN}]\\(", t)] == []
+    assert all("bot" not in t["fr"].replace("robot", "") for t in texts)
