@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.engines import get_engine
@@ -35,7 +35,9 @@ SESSION_READ = "tutorial_read"  # {game id: steps passed with "Next"}
 
 def new_guest(*, language: str) -> Any:
     """A throwaway user for a visitor's tutorials: no e-mail, no usable password, a name nobody chose."""
-    user = get_user_model()(username=f"guest-{secret_tokens.token_hex(5)}", language=language)
+    with translation.override(language):
+        name = _("You (learning)")  # what the table calls the guest's seat, in the visitor's language
+    user = get_user_model()(username=f"guest-{secret_tokens.token_hex(5)}", display_name=name, language=language)
     user.set_unusable_password()
     user.save()
     TutorialGuest.objects.create(user=user)
