@@ -184,7 +184,10 @@ def test_a_newcomer_without_an_account_learns_the_game_by_playing_it_to_the_end(
                 refused = True
                 page.goto(tutorial_url)
                 continue
-            send(page, choice_for(page, asked))
+            # A bot that moves while the page is being swapped can leave the form a version behind: the site then
+            # answers 409 "still play it?" (issue 32) and the loop plays the move again from that page.
+            with findings.expecting_console("status of 409"):
+                send(page, choice_for(page, asked))
         else:
             pytest.fail("the lesson never ended")
         assert sorted(set(seen)) == list(range(1, len(script["steps"]) + 1)), f"steps seen: {seen}"
