@@ -3,7 +3,8 @@
 A tutorial is played by a throwaway guest user (``games.models.TutorialGuest``) so that nothing of it reaches a
 real account: not its My games, its badge, its e-mails, its statistics. The visitor's session names the guest and
 the tutorial games it plays (``games.tutorial.services.remember``); only on those games' page, live partial, move
-and log is ``request.user`` the guest. Everywhere else the visitor is who they were (signed in or not).
+and log is ``request.user`` the guest (the page's header still shows the visitor: ``request.tutorial_visitor``).
+Everywhere else the visitor is who they were (signed in or not).
 """
 
 from __future__ import annotations
@@ -30,4 +31,5 @@ class TutorialGuestMiddleware:
             if match is not None and match.url_name in GAME_PAGES and match.kwargs.get("game_id") in playing:
                 session, visitor = request.session, request.user
                 request.user = SimpleLazyObject(lambda: guest_of(session) or visitor)
+                request.tutorial_visitor = visitor  # the header shows who is really there (templates/base.html)
         return self.get_response(request)

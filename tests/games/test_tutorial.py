@@ -304,3 +304,19 @@ def test_the_scripts_texts_follow_the_catalogues_rules_for_french_and_traditiona
     assert [t for t in chinese if SIMPLIFIED_ONLY.intersection(t) or any(term in t for term in MAINLAND_TERMS)] == []
     assert [t for t in chinese if re.search(f"[{HAN}][,:;!?]|[{HAN}]\\(", t)] == []
     assert all("bot" not in t["fr"].replace("robot", "") for t in texts)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_header_of_a_tutorial_page_stays_the_visitors_own(client, user_factory):
+    client.post(reverse("tutorial-start", args=["marumiere"]))
+    game = Game.objects.filter(is_tutorial=True).latest("pk")
+    header = client.get(reverse("game", args=[game.pk])).content.decode().split("</header>")[0]
+    assert reverse("account_login") in header and "Log out" not in header and "You (learning)" not in header
+    player = user_factory(username="header-learner")
+    client.force_login(player)
+    client.post(reverse("tutorial-start", args=["konamon"]))
+    game = Game.objects.filter(is_tutorial=True).latest("pk")
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert reverse("profile", args=[player.username]) in html.split("</header>")[0]
+    body = html[html.index("<body") : html.index(">", html.index("<body"))]
+    assert "data-live-stream" in body and "data-tz-detect" not in body  # no guest's zone posted as the visitor's
