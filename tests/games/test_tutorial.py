@@ -317,6 +317,8 @@ def test_the_header_of_a_tutorial_page_stays_the_visitors_own(client, user_facto
     client.post(reverse("tutorial-start", args=["konamon"]))
     game = Game.objects.filter(is_tutorial=True).latest("pk")
     html = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert reverse("profile", args=[player.username]) in html.split("</header>")[0]
+    header = html.split("</header>")[0]
+    assert reverse("profile", args=[player.username]) in header
+    assert 'class="badge"' not in header  # the guest's awaited lesson is not the player's game
     body = html[html.index("<body") : html.index(">", html.index("<body"))]
     assert "data-live-stream" in body and "data-tz-detect" not in body  # no guest's zone posted as the visitor's
