@@ -192,3 +192,20 @@ class ContributionFixed(GameError):
 
     def default_message(self) -> str:
         return _("Your contribution to the deal is already set and cannot change.")
+
+
+class NotTheLessonsMove(GameError):
+    """A tutorial (issue 27) asks for one move at this point of its scripted deal; any other legal move is refused
+    there, and only there, with the move it asks for."""
+
+    code = "tutorial_move"
+    status = 400
+
+    def __init__(self, asked: str) -> None:
+        super().__init__(
+            _(
+                "That move is allowed in a real game, but this lesson follows a prepared deal: please play “%(move)s”, "
+                "as the box above says."
+            )
+            % {"move": asked}
+        )

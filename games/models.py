@@ -144,6 +144,9 @@ class Game(models.Model):
     # The round the game is in (every view's public "round"), written with each move: "My games" says
     # "round 2 of 3" without reading a view or replaying anything. None before the start.
     round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    # A guided first game (issue 27, games.tutorial): played by a guest on the game's scripted deal, never
+    # listed, rated or announced, and deleted by the sweep after TUTORIAL_HOURS.
+    is_tutorial = models.BooleanField(_("tutorial"), default=False)
 
     class Meta:
         verbose_name = _("game")
@@ -475,3 +478,18 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.user_id}"
+
+
+class TutorialGuest(models.Model):
+    """The throwaway user a tutorial is played by (issue 27): no e-mail, no password, known only to the
+    session cookie of the visitor who started it; the sweep deletes it with its games after TUTORIAL_HOURS."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tutorial_guest")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("tutorial guest")
+        verbose_name_plural = _("tutorial guests")
+
+    def __str__(self) -> str:
+        return f"tutorial guest {self.user_id}"

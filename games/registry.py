@@ -151,6 +151,14 @@ class GameAppConfig(AppConfig):
         """How long a game for ``players`` lasts, or ``None`` when not measured."""
         return self.lengths.get(players)
 
+    @cached_property
+    def tutorial(self):
+        """The game's guided first game (``games.tutorial_script.Script``) from its folder's ``tutorial.json``;
+        ``None`` for a game that brings none."""
+        from games.tutorial_script import load
+
+        return load(self.path)
+
     def forbids_memory_aids(self, options: dict[str, Any]) -> bool:
         """Whether the rules, with these options, forbid memory aids (then players get no private notes)."""
         return False
@@ -178,6 +186,14 @@ def game_title(slug: str) -> str:
         return get_game(slug).title()
     except KeyError:
         return slug
+
+
+def tutorial_of(slug: str):
+    """The tutorial script of the game ``slug``, or ``None`` (an unknown game, or one without a tutorial)."""
+    try:
+        return get_game(slug).tutorial
+    except KeyError:
+        return None
 
 
 def game_slugs() -> list[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from games.models import (
     Seat,
     SeatView,
 )
+from games.seating import seat_order  # noqa: F401 - its home before issue 27; callers import it here
 
 logger = logging.getLogger(__name__)
 
@@ -66,14 +66,6 @@ def new_seed() -> int:
 def seed_sha256(seed: int | str) -> str:
     """What the game page shows from the start: SHA-256 of the seed's decimal digits."""
     return hashlib.sha256(str(int(seed)).encode()).hexdigest()
-
-
-def seat_order(seed: int | str, players: int) -> list[int]:
-    """Which join position sits in which seat: ``order[seat] = join position``, drawn from the seed."""
-    digest = hashlib.sha256(f"{int(seed)}:seats".encode()).digest()
-    order = list(range(players))
-    random.Random(int.from_bytes(digest[:16], "big")).shuffle(order)
-    return order
 
 
 def viewer_key(seat_number: int | None) -> str:

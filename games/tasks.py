@@ -34,3 +34,16 @@ def play_bot_moves(self, game_id: int, version: int | None = None) -> int:
 
 
 # --- Notifications, reminders and deadlines (issue 7) go below. ----------------------
+
+
+# --- Tutorials (issue 27) -------------------------------------------------------------
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3, time_limit=600)
+def sweep_tutorials() -> tuple[int, int]:
+    """Delete old tutorials and guests (``games.tutorial.services.sweep``)."""
+    from games.tutorial.services import sweep
+
+    games, guests = sweep()
+    logger.info("tutorial sweep: %s game(s), %s guest(s) deleted", games, guests)
+    return games, guests

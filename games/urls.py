@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import fairness_page, views
+from games.tutorial import views as tutorial_views
 
 urlpatterns = [
     path("games/", views.my_games, name="my-games"),
@@ -21,4 +22,7 @@ urlpatterns = [
     path("games/<int:game_id>/invite/suggestions/", views.invite_suggestions, name="game-invite-suggestions"),
     path("games/<int:game_id>/bots/add/", views.add_bot, name="game-bot-add"),
     path("games/<int:game_id>/bots/<int:seat_id>/remove/", views.remove_bot, name="game-bot-remove"),
+    path("learn/<slug:slug>/", tutorial_views.start, name="tutorial-start"),
+    path("learn/<slug:slug>/bots/", tutorial_views.play_against_bots, name="tutorial-bots"),
+    path("learn/step/<int:game_id>/", tutorial_views.next_step, name="tutorial-next"),
 ]

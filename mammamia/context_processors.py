@@ -16,7 +16,11 @@ class _AwaitingCount:
             # The same rows as the game page's "next game" (issue 32): one query for both.
             from games.play.next_game import awaited_game_ids
 
-            self._count = len(awaited_game_ids(user=self._request.user, request=self._request))
+            visitor = getattr(self._request, "tutorial_visitor", None)
+            if visitor is not None:  # a tutorial page, played as its guest: the header counts the visitor's games
+                self._count = len(awaited_game_ids(user=visitor)) if visitor.is_authenticated else 0
+            else:
+                self._count = len(awaited_game_ids(user=self._request.user, request=self._request))
         return self._count
 
 

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    "games.tutorial.middleware.TutorialGuestMiddleware",  # after the preferences: the visitor's language stays
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -271,6 +272,8 @@ CELERY_BEAT_SCHEDULE = {
     "settle-call-offs": {"task": "together.tasks.settle_call_offs", "schedule": 300.0},
     # The push/webhook outbox's safety net and retries (reach/delivery.py).
     "deliver-reach": {"task": "reach.tasks.deliver_pending_reach", "schedule": 30.0},
+    # Old tutorials and their guests are deleted (issue 27: a tutorial keeps nothing beyond its cookie).
+    "sweep-tutorials": {"task": "games.tasks.sweep_tutorials", "schedule": 3600.0},
 }
 
 # Web Push (reach/push.py): a VAPID key pair, base64url (`python manage.py vapid_keys` makes one). Without
@@ -285,6 +288,10 @@ INBOUND_MAIL_DOMAIN = env.str("INBOUND_MAIL_DOMAIN", default="")
 
 # Games.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# Guided first games (issue 27, games.tutorial): a tutorial is deleted this many hours after it began, and the
+# guest user a visitor without an account played it as (with any game against bots it started) after these days.
+TUTORIAL_HOURS = env.int("TUTORIAL_HOURS", default=24)
+TUTORIAL_GUEST_DAYS = env.int("TUTORIAL_GUEST_DAYS", default=7)
 # "Every time" e-mails: when a bot answers within this many seconds of a player's own move, their "your move"
 # e-mail waits this long and is dropped if their open page has shown the new position meanwhile (issue 19).
 TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", default=120)

@@ -375,6 +375,11 @@ def decline_invitation(*, user, invitation_id: int) -> None:
     signals.invitation_declined.send(sender=Game, invitation=invitation)
 
 
+def start_full_table(table: Table) -> None:
+    """Start a game whose every seat is taken (``_start``): for games seated another way (a tutorial)."""
+    _start(table)
+
+
 def _start(table: Table) -> None:
     """Draw the seed from the secret and the contributions, the seat order from it, set the engine up and write
     every view."""

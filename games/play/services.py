@@ -45,6 +45,7 @@ from games.models import (
     Seat,
 )
 from games.play.forced import play_forced_moves, plays_itself
+from games.play.lessons import check_lesson_move, lesson_bot_move
 from games.play.ranks import platform_ranks
 from games.play.stale import stale_refusal
 from games.tables import (
@@ -172,6 +173,7 @@ def check_play_move(*, user, game_id, move, expected_version, idempotency_key=No
                 raise strict_json.type_error(seat_view.legal_moves, chosen) or _refusal(
                     game, table.state_row.state, seat.number, chosen
                 )
+            check_lesson_move(table=table, seat=seat, move=canonical, seat_view=seat_view)
         except GameError:
             if key is not None:
                 done = Move.objects.filter(game=game, idempotency_key=key).first()
@@ -287,7 +289,8 @@ def _finish(table: Table, state: dict, now) -> None:
         seat.final_rank, seat.final_score = ranks.get(seat.number), row.get("score")
         seat.finished_at = now
     Seat.objects.bulk_update(table.seats, ["final_rank", "final_score", "finished_at"])
-    record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
+    if not game.is_tutorial:  # a lesson counts for nobody's statistics
+        record_finished_seats(engine_slug=game.engine_slug, seats=table.seats)
 
 
 STATS_COUNTERS = ("played", "won", "ranked", "places_sum", "dropped", "scored", "scores_sum")
@@ -356,8 +359,12 @@ def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
             bots = [s for s in table.seats if s.awaited and s.is_bot]
             if not bots:
                 return played
-            seat = bots[0]
-            move = game.engine.bot_move(table.state_row.state, seat.number)
+            state = table.state_row.state
+            chosen = lesson_bot_move(game, state, bots)  # a tutorial's bots play its script (issue 27)
+            if chosen is None:
+                return played
+            seat, move = chosen
+            move = move or game.engine.bot_move(state, seat.number)
             do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.BOT)
             played += 1
             expected_version = game.version
@@ -416,7 +423,12 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int, 
         if dropped:
             add_event(table, GameEvent.Kind.DROPPED_OUT, seat)
         signals.seat_timed_out.send(
-            sender=Game, game=game, seat=seat, dropped_out=dropped, moves=moves, log_from=log_from,
+            sender=Game,
+            game=game,
+            seat=seat,
+            dropped_out=dropped,
+            moves=moves,
+            log_from=log_from,
             seat_view=table.views[seat.number],
         )
         schedule_bots(table)

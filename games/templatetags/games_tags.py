@@ -20,7 +20,7 @@ from clocks.controls import duration_text
 from games import policies
 from games.history import selectors as history_selectors
 from games.models import GameStatus
-from games.registry import game_title
+from games.registry import game_title, tutorial_of
 from games.ui.names import and_list
 
 register = template.Library()
@@ -46,6 +46,12 @@ def _place(language: str, rank: str) -> str:
 
 def _engine_name(slug: str) -> str:
     return game_title(slug)
+
+
+@register.filter
+def has_tutorial(slug: str) -> bool:
+    """Whether the game ``slug`` brings a guided first game (issue 27)."""
+    return tutorial_of(slug) is not None
 
 
 @register.filter(name="game_title")

@@ -582,3 +582,49 @@ def test_the_seed_stays_secret_through_a_call_off_proposal_and_shows_once_the_ga
         login(client, user)
         assert seed in client.get(reverse("game", args=[game.pk])).content.decode()
         assert json.loads(client.get(reverse("api-game", args=[game.pk])).content)["game"]["seed"] == seed
+
+
+# Guided first games (issue 27) ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("slug", LEAK_SLUGS)
+def test_no_tutorial_step_shows_a_hidden_card_and_its_box_reads_the_players_view_alone(client, slug, monkeypatch):
+    """Every step of a tutorial (the game page with its step box, the live partial, a refused move) shows the
+    player nothing hidden from their seat; and with every other seat's view and the full state poisoned, the
+    step box is the same to the byte: its texts and the move it names come from the player's own view."""
+    from games.tutorial.services import SESSION_GAMES
+    from tests.games.test_tutorial import box_of, play_through
+
+    checked = []
+
+    def check(game, pages):
+        seat = Seat.objects.get(game=game, is_bot=False).number
+        state = tables.full_state(game)
+        row = SeatView.objects.get(game=game, seat_number=seat)
+        view = {**row.view, "log": game.engine.view(state, seat)["log"]}
+        everything = "\n".join(pages.values())
+        if slug in TOKENS:
+            hidden, _own = TOKENS[slug](state, view, seat)
+            leaked = sorted(t for t in hidden if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", everything))
+            assert not leaked, f"{slug} tutorial step shows hidden cards: {leaked[:5]}"
+        else:
+            shown = marumiere_faces_shown(row.view)
+            for html in pages.values():
+                assert len(re.findall(r'class="mr-card__num"', html)) <= shown
+        if "page" in pages:
+            assert game.pk in client.session[SESSION_GAMES]
+            before = box_of(normalise(pages["page"]))
+            with monkeypatch.context() as poisoned:
+                others = SeatView.objects.filter(game=game).exclude(seat_number=seat)
+                saved = list(others.values_list("pk", "view", "legal_moves"))
+                others.update(view={"poison": POISON}, legal_moves=[{"poison": POISON}])
+                poisoned.setattr(tables, "full_state", lambda *a, **k: {"poison": POISON})
+                after = box_of(normalise(client.get(reverse("game", args=[game.pk])).content.decode()))
+                for pk, view_, legal in saved:
+                    SeatView.objects.filter(pk=pk).update(view=view_, legal_moves=legal)
+            assert after == before
+        checked.append(game.version)
+
+    play_through(client, slug, on_page=check)
+    assert len(checked) >= 3

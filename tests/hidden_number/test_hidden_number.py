@@ -110,3 +110,18 @@ def test_a_game_is_played_to_the_end_through_the_json_api(client, players):
     data = client.get(reverse("api-game", args=[game_id])).json()
     assert data["game"]["status"] == "finished"
     assert data["view"]["numbers"] is not None  # revealed at the end
+
+
+@pytest.mark.django_db(transaction=True)
+def test_its_folder_brings_its_own_tutorial_and_the_platform_runs_it_like_the_others(client):
+    """A fourth game's ``tutorial.json`` is all it takes: "Learn by playing" is offered on its rules page, and the
+    platform plays the lesson through the real pages to its last step, then to a game against a bot."""
+    from tests.games.test_tutorial import play_through
+
+    assert get_game(SLUG).tutorial is not None
+    rules = client.get(reverse("rules", args=[SLUG])).content.decode()
+    assert reverse("tutorial-start", args=[SLUG]) in rules
+    game = play_through(client, SLUG)
+    assert game.is_tutorial and game.version >= 4
+    real = client.post(reverse("tutorial-bots", args=[SLUG]))
+    assert Game.objects.get(pk=int(real.url.strip("/").split("/")[-1])).status == GameStatus.ACTIVE
