@@ -229,12 +229,14 @@ def test_the_first_player_with_the_stream_open_or_who_moved_gets_no_game_started
     mail.outbox.clear()
     with after_the_hold(), Stream(game, first.user):
         assert delivery.deliver(started_row(first.user).pk) == delivery.Outcome.DROPPED
+    assert not mail.outbox
     other_game = a_game(players[2:], run_on_commit)
     mover, _view = awaited(other_game)
     move(other_game, run_on_commit)  # moved within the hold: the turn it announced is over
     with after_the_hold():
         assert delivery.deliver(started_row(mover.user).pk) == delivery.Outcome.DROPPED
-    assert not mail.outbox
+    assert started_row(mover.user).last_error in ("that turn is over", "seat no longer awaited")
+    assert not [m for m in mail.outbox if m.to == [mover.user.email]]
 
 
 def test_the_first_player_away_gets_the_game_started_email_after_the_hold(players, run_on_commit, hold):

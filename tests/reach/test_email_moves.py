@@ -326,8 +326,8 @@ def test_the_confirmation_of_a_reply_folds_into_the_next_your_move_email(players
     from notifications.models import OutboxEmail
     from tests.games.game_helpers import awaited_human
 
+    game = start_game("marumiere", players[:2])  # its first "your move" at once (without the hold)
     settings.TURN_NOTIFY_HOLD_SECONDS = 180
-    game = start_game("marumiere", players[:2])
     seat = Seat.objects.get(game=game, awaited=True)
     played = labels_of(seat.number, game, "en")[0]
     reply(listener, turn_mail_for(seat.user), "1")
@@ -362,8 +362,8 @@ def test_the_confirmation_goes_alone_when_nothing_follows_within_the_hold(player
     from notifications import delivery
     from notifications.models import OutboxEmail
 
+    game = start_game("marumiere", players[:2])  # its first "your move" at once (without the hold)
     settings.TURN_NOTIFY_HOLD_SECONDS = 180
-    game = start_game("marumiere", players[:2])
     seat = Seat.objects.get(game=game, awaited=True)
     reply(listener, turn_mail_for(seat.user), "1")
     confirmation = OutboxEmail.objects.get(kind=replies.MOVE_REPLY, user=seat.user)
