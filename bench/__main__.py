@@ -10,7 +10,8 @@ uvicorn as in production and measures, in this order:
 3. moves over HTTP: closed loop (N = 1, 8, 32, 128) and open loop (fixed load);
 4. growth (queries and time vs game length and history size), and of the leaderboard and the profile
    with 100 vs 100,000 rated players (100 vs 1,000,000 rated games: ``bench.ratings``);
-5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher);
+5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher), and whole games played by e-mail
+   replies alone (e-mails, replies and CPU per move against a baseline of the same run: ``bench.email_play``);
 6. live updates: idle cost of polling vs push, update latency with 1,000 idle streams, 5,000 streams held.
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
@@ -47,7 +48,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout", "live"])
+                        choices=["engines", "ceilings", "closed", "open", "growth", "ratings", "fanout", "live",
+                                 "email"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # docs/deploying.md's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -386,6 +388,13 @@ def main(argv: list[str] | None = None) -> int:
             log("ratings growth (100 vs 100,000 players) ...")
             with Phase(results, "ratings"):
                 results["ratings"] = ratings_bench.run(repeat=5 if args.quick else 11, log=log, quick=args.quick)
+
+        if wants(args, "email"):
+            from bench import email_play
+
+            log("whole games by e-mail replies alone ...")
+            with Phase(results, "email play"):
+                results["email_play"] = email_play.run(quick=args.quick, log=log)
 
         if wants(args, "fanout"):
             log(f"fan-out, {args.emails} e-mails ...")
