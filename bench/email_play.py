@@ -24,6 +24,9 @@ from email.message import EmailMessage
 CODE_RE = re.compile(r"(?:^|   )(\d+) = (.+?)(?=   \d+ = |$)", re.MULTILINE)
 LETTERS_RE = re.compile(r"\b([A-Z]) = ")
 PARTS_MARK = "write the letter of your choice"
+# Django's in-memory mail backend, however the site's mail is configured (the bench: an SMTP catcher).
+IN_MEMORY_MAIL = {"EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+                  "MAILERS": {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}}
 SEVERAL_MARK = "You may write several steps on that line"
 
 
@@ -169,7 +172,7 @@ def play_game(slug: str, users, *, strategy: str = "whole", seed: int = 1, max_a
 
     rng = random.Random(seed)
     tally = Tally(slug, strategy)
-    with override_settings(TURN_NOTIFY_HOLD_SECONDS=180, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+    with override_settings(TURN_NOTIFY_HOLD_SECONDS=180, **IN_MEMORY_MAIL):
         mail.outbox = []
         game = lobby.create_game(user=users[0], engine_slug=slug, players=2, bots=0,
                                  visibility="private")
@@ -227,7 +230,7 @@ def service_cpu_per_move(slug: str, users, *, seed: int = 1, moves: int = 60) ->
 
     rng = random.Random(seed)
     spent, played = 0.0, 0
-    with override_settings(TURN_NOTIFY_HOLD_SECONDS=180, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+    with override_settings(TURN_NOTIFY_HOLD_SECONDS=180, **IN_MEMORY_MAIL):
         game = lobby.create_game(user=users[0], engine_slug=slug, players=2, bots=0,
                                  visibility="private")
         lobby.join_game(user=users[1], game_id=game.pk, invite=lobby.invite_token(game))
