@@ -10,7 +10,8 @@ uvicorn as in production and measures, in this order:
 3. moves over HTTP: closed loop (N = 1, 8, 32, 128) and open loop (fixed load);
 4. growth (queries and time vs game length and history size), and of the leaderboard and the profile
    with 100 vs 100,000 rated players (100 vs 1,000,000 rated games: ``bench.ratings``);
-5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher);
+5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher), and whole games played by e-mail
+   replies alone (e-mails, replies and CPU per move against a baseline of the same run: ``bench.email_play``);
 6. live updates: idle cost of polling vs push, update latency with 1,000 idle streams, 5,000 streams held.
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
@@ -48,7 +49,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
                         choices=["engines", "ceilings", "servers", "closed", "open", "growth", "ratings", "fanout",
-                                 "live", "scaleout"])
+                                 "live", "scaleout", "email"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # docs/deploying.md's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -332,6 +333,16 @@ def main(argv: list[str] | None = None) -> int:
         with Phase(results, "engines"):
             results["engines"] = run_engines(args)
 
+    if wants(args, "email"):
+        # In this process with Celery eager and no stack: nothing else takes its outbox rows.
+        from bench import email_play
+
+        log("whole games by e-mail replies alone ...")
+        with Phase(results, "email play"):
+            results["email_play"] = email_play.run(quick=args.quick, log=log)
+    if args.only is not None and set(args.only) <= {"engines", "email"}:
+        return write_results(args, results)  # no part left that needs the site running
+
     web_options = []
     if args.access_log:
         web_options = ["--access-log"]
@@ -573,6 +584,12 @@ def main(argv: list[str] | None = None) -> int:
             # PostgreSQL, Redis and this session outlive the run: give them back the default priority.
             for pid in (cpu.postmaster_pid(work_dir / "pg"), broker_pid(), os.getpid()):
                 prioritise(pid, 0)
+
+    return write_results(args, results)
+
+
+def write_results(args, results: dict) -> int:
+    from bench import report
 
     results["targets"] = report.targets(results)
     results["elapsed_s"] = round(time.monotonic() - STARTED, 1)

@@ -153,6 +153,11 @@ def targets(results: dict) -> list[dict]:
             if row["players"] == 4:
                 add(f"engine {row['game']}: full 4-player games per second per core", "≥ 50",
                     row["games_per_s_per_core"], (row["games_per_s_per_core"] or 0) >= 50)
+    for slug, row in ((results.get("email_play") or {}).get("games") or {}).items():
+        whole = row["whole"]
+        add(f"{slug} by e-mail replies alone: turns left to the site", "0",
+            f"{whole['on_site']} ({whole['replies']} replies, {whole['emails']} e-mails, {whole['moves']} moves)",
+            whole["on_site"] == 0 and whole["finished"])
     fanout = results.get("fanout")
     if fanout:
         add(f"{fanout['emails']:,} turn e-mails to the SMTP server", "≤ 60 s",
@@ -573,6 +578,9 @@ def markdown(results: dict) -> str:
             f"{_fmt(f.get('server_cpu_ms_per_email'))} ms ({f.get('server_cpu_s')} s in all).",
             "",
         ]
+    email_play = results.get("email_play")
+    if email_play:
+        out += _email_play_markdown(email_play)
     live = results.get("live")
     if live:
         out += _live_markdown(live)
@@ -603,6 +611,26 @@ def _server(results: dict) -> str:
         return (f"uvicorn {results['machine'].get('uvicorn', '')} ({workers} worker processes, the WSGI site in "
                 f"WEB_THREADS threads each, and the live-update streams)")
     return f"gunicorn {results['machine']['gunicorn']} (-w {workers}, sync workers)"
+
+
+def _email_play_markdown(email_play: dict) -> list[str]:
+    out = ["## Whole games by e-mail replies alone", "",
+           "Two players who never open a page play a 2-player game to the end by answering their e-mails "
+           "(`bench/email_play.py`), after the 180 s hold each time. *whole*: a turn in one reply (a Konamon! card's "
+           "steps on one line, Mamma Mia!'s refill as a letter); *one*: the baseline of the same run, one code per "
+           "reply. Ratios are whole ÷ one per move; CPU: a move by reply (the message read, the moves, the answer "
+           "queued) ÷ a move straight through the services.", "",
+           "| game | moves | replies (one) | e-mails (one) | e-mails/move ratio | replies/move ratio "
+           "| CPU ms/move by reply | by the services | ratio | turns on the site |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for slug, row in (email_play.get("games") or {}).items():
+        whole, one, ratios = row["whole"], row["one"], row["ratios"]
+        out.append(f"| {slug} | {whole['moves']} ({one['moves']}) | {whole['replies']} ({one['replies']}) "
+                   f"| {whole['emails']} ({one['emails']}) | {ratios['emails_per_move']} "
+                   f"| {ratios['replies_per_move']} | {whole['reply_cpu_ms_per_move']} "
+                   f"| {row['service_cpu_ms_per_move']} | {ratios['cpu_per_move_by_reply_vs_service']} "
+                   f"| {whole['on_site']} |")
+    return out + [""]
 
 
 def _live_markdown(live: dict) -> list[str]:

@@ -18,7 +18,19 @@ from django.utils.translation import get_language, gettext_lazy, ngettext, pgett
 from django.utils.translation import gettext as _
 
 from games.ui import names
-from games.ui.base import BadMoveInput, GameUI, Move, Players, View, at, find_legal, move_value, plural_count
+from games.ui.base import (
+    BadMoveInput,
+    GameUI,
+    Move,
+    Players,
+    ReplyMenu,
+    ReplyOption,
+    View,
+    at,
+    find_legal,
+    move_value,
+    plural_count,
+)
 from konamon.names import BOARD_NAMES, PROCESS_NAMES, PRODUCT_NAMES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
@@ -775,6 +787,62 @@ class KonamonUI(GameUI):
             label, help_text = unload_label(move, stove)
             return _("%(label)s (%(detail)s)") % {"label": label, "detail": help_text}
         return None
+
+    def reply_menu(self, *, view: View, legal_moves: list[Move]) -> ReplyMenu:
+        """A whole card by e-mail, in one line of codes, one per step in order ("1 1 5 8"): while a card is carried
+        out, each step has a code of its own that names the same step whatever came before it — prep 1–3 and
+        bake 4–6 by product, hand-overs 7 on by chip and customer — so the player can write the steps still to
+        come. A code of a later process ends the current one early; 0 ends the card. Choosing and unloading: one
+        code per choice."""
+        working = view.get("working")
+        if not working or not any(move.get("type") in PROCESSES for move in legal_moves):
+            return super().reply_menu(view=view, legal_moves=legal_moves)
+        left = working.get("left") or {}
+        current = PROCESSES.index(working["process"]) if working.get("process") in PROCESSES else 0
+        wanted = {process for order, process in enumerate(PROCESSES) if order >= current and left.get(process)}
+        stock = view.get("stock") or {}
+        showcase = (view.get("boards") or {}).get("showcase") or {}
+        options = []
+        cooking = (view.get("boards") or {}).get("cooking") or {}
+        for offset, process in ((1, "prep"), (4, "bake")):
+            for number, product in enumerate(PRODUCTS, start=offset):
+                # Prep what the stock holds; bake what is on the cooking board, or what this card preps first.
+                possible = stock.get(product) if process == "prep" else (
+                    cooking.get(product) or ("prep" in wanted and stock.get(product)))
+                if process in wanted and possible:
+                    move = {"type": process, "product": product}
+                    options.append(ReplyOption(str(number), step_label(move)[0], {"": move}))
+        if "hand_over" in wanted:
+            number = 7
+            for customer in view.get("customers") or []:
+                orders = (customers_by_id().get(customer.get("id")) or {}).get("orders") or []
+                chips_on = customer.get("chips") or {}
+                for product in PRODUCTS:
+                    if showcase.get(product) and int(chips_on.get(product, 0) or 0) < orders.count(product):
+                        move = {"type": "hand_over", "product": product, "customer": customer["id"]}
+                        options.append(ReplyOption(str(number), step_label(move)[0], {"": move}))
+                        number += 1
+        return ReplyMenu(options, several=True, stop="0", stop_label=_("do nothing more with this card"))
+
+    def reply_turn(self, view: View) -> Any:
+        """The card being carried out: several codes of one reply stay with it (``reply_step``)."""
+        return (view.get("working") or {}).get("card")
+
+    def reply_step(self, wanted: Move | None, *, view: View, legal_moves: list[Move], turn: Any) -> Move | None:
+        """The move to play now on the way to ``wanted`` (None: the card's end): ``wanted`` itself when possible;
+        else, while the same card is carried out, ending the current process early when ``wanted`` belongs to a
+        later one (or to stop); else None (the code cannot be played now)."""
+        if wanted is not None and find_legal(wanted, legal_moves) is not None:
+            return find_legal(wanted, legal_moves)
+        working = view.get("working") or {}
+        skip = find_legal({"type": "next"}, legal_moves)
+        if skip is None or working.get("card") != turn or working.get("process") not in PROCESSES:
+            return None
+        if wanted is None:
+            return skip
+        later = wanted.get("type") in PROCESSES and (
+            PROCESSES.index(wanted["type"]) > PROCESSES.index(working["process"]))
+        return skip if later else None
 
     def redundant_event(self, event: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
         """Your own "has chosen" is followed by what you chose (private): one line, not two."""

@@ -25,6 +25,8 @@ from games.ui.base import (
     GameUI,
     Move,
     Players,
+    ReplyMenu,
+    ReplyOption,
     View,
     at,
     find_legal,
@@ -269,16 +271,24 @@ def draw_options(draws: list[str], view: View) -> list[dict[str, Any]]:
     ]
 
 
-def turn_label(move: Mapping[str, Any]) -> str:
-    """A whole phase-1 turn as one choice ("Put salami ×3 and green 4 into the oven, then refill from the
-    kitchen"): what the three radio groups of the page say together."""
+# The letter written after a turn's code in an e-mail reply for the pile the hand is refilled from ("12K").
+REFILL_LETTERS = {"kitchen": "K", "recipes": "R"}
+
+
+def play_label(move: Mapping[str, Any]) -> str:
+    """What a phase-1 turn puts into the oven ("Put salami ×3 and green 4 into the oven"), without the refill."""
     if move.get("topping"):
         values = {"toppings": names.count_of(topping_name(move["topping"]), move.get("count")),
                   "recipe": recipe_name(move.get("recipe"))}
-        play = (_("Put %(toppings)s and %(recipe)s into the oven") if move.get("recipe")
+        return (_("Put %(toppings)s and %(recipe)s into the oven") if move.get("recipe")
                 else _("Put %(toppings)s into the oven")) % values
-    else:
-        play = _("Pass (no topping in hand)")
+    return _("Pass (no topping in hand)")
+
+
+def turn_label(move: Mapping[str, Any]) -> str:
+    """A whole phase-1 turn as one choice ("Put salami ×3 and green 4 into the oven, then refill from the
+    kitchen"): what the three radio groups of the page say together."""
+    play = play_label(move)
     draw = move.get("draw")
     if draw == "kitchen":
         refill = _("refill from the kitchen")
@@ -720,6 +730,30 @@ class MammaMiaUI(GameUI):
         if kind == "decline":
             return decline_label(recipe)
         return None
+
+    def reply_menu(self, *, view: View, legal_moves: list[Move]) -> ReplyMenu:
+        """A turn by e-mail: one code per play (toppings, recipe) and, when the hand is refilled and both piles
+        may be drawn from, a letter for the pile ("12K", "12R"): each play is listed once, not once per pile, so
+        every turn fits in a short list. A decision about the oven's recipe: one code per way."""
+        if not any(move.get("type") == "turn" for move in legal_moves):
+            return super().reply_menu(view=view, legal_moves=legal_moves)
+        groups: dict[tuple, dict[str, Move]] = {}
+        for move in legal_moves:
+            play = (move.get("topping"), move.get("count"), move.get("recipe"))
+            groups.setdefault(play, {})[REFILL_LETTERS.get(move.get("draw"), "")] = move
+        options = []
+        for number, moves in enumerate(groups.values(), start=1):
+            if len(moves) == 1:
+                [(letter, move)] = moves.items()
+                choices = {"": move, letter: move} if letter else {"": move}
+                options.append(ReplyOption(str(number), turn_label(move), choices))
+            else:
+                options.append(ReplyOption(str(number), play_label(next(iter(moves.values()))), moves))
+        parts = []
+        if any(len(option.moves) > 1 and "" not in option.moves for option in options):
+            parts = [(REFILL_LETTERS["kitchen"], _("refill from the kitchen")),
+                     (REFILL_LETTERS["recipes"], _("refill from your recipe deck"))]
+        return ReplyMenu(options, parts=parts)
 
     collapsed_events = frozenset({"forgotten"})
 

@@ -66,6 +66,23 @@ def at_the_table(seat, *, version: int) -> str | None:
     return None
 
 
+def started_over(row, *, quiet: bool = True) -> str | None:
+    """A "game started" that told a first player "your move" (``payload["held"]``) is dropped like a "your move":
+    if by then they moved, the turn is over, or (on a channel for people) they are at the table. The others'
+    "game started" (not awaited) always goes."""
+    if not row.payload.get("held"):
+        return None
+    reason = turn_over(row, quiet=False)
+    if reason is not None or not quiet:
+        return reason
+    seat = _seat_of(row)
+    # A seat holds version 0 before any page showed it the game, and a waiting game's page shows version 0 too:
+    # only a visit since the start shows the started position; else a later one (or the stream) is the evidence.
+    seen_since_start = seat.last_visited_at is not None and seat.last_visited_at >= row.created_at
+    version = row.payload.get("version") or 0
+    return at_the_table(seat, version=version if seen_since_start else version + 1)
+
+
 def reminder_obsolete(row, *, quiet: bool = True) -> str | None:
     """A reminder keeps its timing (it is about the clock), but is not sent to a player at the table with the
     game open: a live stream of it, or a page that showed the current position within the hold."""
@@ -95,7 +112,7 @@ def register() -> None:
     for name, audience, render, prepare in (
         (Kind.TURN, "game", emails.render_turn, turn_over),
         (Kind.DIGEST, "game", emails.render_digest, None),
-        (Kind.STARTED, "game", emails.render_started, None),
+        (Kind.STARTED, "game", emails.render_started, started_over),
         (Kind.FINISHED, "game", emails.render_finished, None),
         (Kind.CANCELLED, "game", emails.render_cancelled, None),
         (Kind.INVITATION, "game", emails.render_invitation, None),

@@ -94,22 +94,31 @@ def _upsert_notices(game, values: dict[int, dict], fields: list[str]) -> None:
 @receiver(signals.game_started, dispatch_uid="notifications.game_started")
 @guarded
 def on_game_started(sender, game, seats, **kwargs):
-    """Everyone seated hears that the game began; for those awaited first this is their "your move" e-mail."""
+    """Everyone seated hears that the game began; for those awaited first this is their "your move" e-mail, held
+    and dropped as one (issue 34)."""
     now = timezone.now()
     humans = [seat for seat in seats if _is_human(seat)]
     awaited = [seat.number for seat in humans if seat.awaited]
     legal = dict(
         SeatView.objects.filter(game=game, seat_number__in=awaited).values_list("seat_number", "legal_moves")
     )
+    hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
     drafts, told = [], {}
     for seat in humans:
         if not wants_game_mail(seat.user):
             continue
         payload = {"seat_number": seat.number, "awaited": seat.awaited}
+        not_before = None
         if seat.awaited:
             payload.update(awaited_since=_iso(seat.awaited_since), move_types=move_types(legal.get(seat.number)))
             told[seat.number] = {"turn_email_at": now}
-        drafts.append(Draft(seat.user, OutboxEmail.Kind.STARTED, f"started:{game.pk}:{seat.number}", game, payload))
+            if hold:
+                # For the first players this is their "your move": held and dropped like one (kinds.started_over)
+                # if by then they are at the table (the page of the started game, its stream) or have moved.
+                payload.update(held=True, version=game.version)
+                not_before = now + hold
+        drafts.append(Draft(seat.user, OutboxEmail.Kind.STARTED, f"started:{game.pk}:{seat.number}", game, payload,
+                            not_before=not_before))
     _upsert_notices(game, told, ["turn_email_at"])
     queue(drafts)
 

@@ -11,9 +11,11 @@ notification, never a move.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from functools import wraps
 
+from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -67,16 +69,26 @@ def on_game_started(sender, game, seats, **kwargs):
         SeatView.objects.filter(game=game, seat_number__in=[s.number for s in humans if s.awaited])
         .values_list("seat_number", "legal_moves")
     ) if any(s.awaited for s in humans) else {}
-    events = [
-        Event(seat.user, EventKind.STARTED, f"started:{game.pk}:{seat.number}", game, {
+    hold = dt.timedelta(seconds=settings.TURN_NOTIFY_HOLD_SECONDS)
+
+    def event(seat, *, push: bool) -> Event:
+        payload = {
             "seat_number": seat.number, "awaited": seat.awaited, "version": game.version,
             "move_types": move_types(legal.get(seat.number)), "deadline_at": _iso(seat.deadline_at),
-        })
-        for seat in humans
-    ]
-    queue_events(events, savepoint=False)  # @guarded runs this receiver in a savepoint
+        }
+        held = push and seat.awaited and bool(hold)
+        if held:
+            # The first players' "your move" push: held and dropped like one (notifications.kinds.started_over).
+            payload.update(held=True, awaited_since=_iso(seat.awaited_since))
+        return Event(seat.user, EventKind.STARTED, f"started:{game.pk}:{seat.number}", game, payload,
+                     delay=hold if held else None)
+
+    pushes = [event(seat, push=True) for seat in humans]
+    queue_events(pushes, savepoint=False, transports=(Channel.PUSH,))  # @guarded: in a savepoint
+    # Webhooks, for programs, hear it at once.
+    queue_events([event(seat, push=False) for seat in humans], savepoint=False, transports=(Channel.WEBHOOK,))
     # For the first players, "the game started" was their "your move" push.
-    _pushed_turns(game, [e.payload["seat_number"] for e in events if e.pushed and e.payload["awaited"]])
+    _pushed_turns(game, [e.payload["seat_number"] for e in pushes if e.pushed and e.payload["awaited"]])
 
 
 def _pushed_turns(game, numbers: list[int]) -> None:

@@ -25,7 +25,7 @@ import hmac
 import logging
 import re
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -88,13 +88,17 @@ class Codes:
     address: str | None
     codes: list[tuple[str, str]]  # (code, label)
     too_many: bool
+    parts: list[tuple[str, str]] = field(default_factory=list)  # (letter, meaning): "12K" = 12, refill from…
+    several: bool = False  # several codes in one reply, played in order (a whole Konamon! card)
+    stop: str = ""  # with ``several``: the code that ends the card ("0")
+    stop_label: str = ""
 
     @property
     def lines(self) -> list[str]:
         """The codes as ``12 = Play No. 3``, as many to a line as fit in ``TEXT_WIDTH`` columns (a CJK character
         takes two), for the plain-text part: the list stays short, the labels whole."""
         lines, line, used = [], [], 0
-        for code, label in self.codes:
+        for code, label in self.all_codes:
             item = f"{code} = {label}"
             width = _columns(item)
             if line and used + 3 + width > TEXT_WIDTH:
@@ -106,11 +110,47 @@ class Codes:
             lines.append("   ".join(line))
         return lines
 
+    @property
+    def all_codes(self) -> list[tuple[str, str]]:
+        return self.codes + ([(self.stop, self.stop_label)] if self.several and self.stop else [])
+
+    @property
+    def parts_line(self) -> str:
+        """How to add a letter for a part of the move, with an example from the list ("" when none)."""
+        if not self.parts or not self.codes:
+            return ""
+        letters = ", ".join(f"{letter} = {meaning}" for letter, meaning in self.parts)
+        example = f"{self.codes[0][0]}{self.parts[0][0]}"
+        return _("After the code, write the letter of your choice (%(letters)s), e.g. %(example)s.") % {
+            "letters": letters, "example": example}
+
+    @property
+    def several_line(self) -> str:
+        """How to write a whole card in one line ("" for a game with one code per reply)."""
+        if not self.several or not self.codes:
+            return ""
+        example = " ".join(code for code, _label in self.codes[:3])
+        return _("You may write several steps on that line, in order, separated by spaces (e.g. %(example)s): a "
+                 "code of a later step ends the current one early. If one of them cannot be played, none is.") % {
+            "example": example}
+
 
 def _columns(text: str) -> int:
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def reply_menu(*, game, view: dict, legal_moves: list):
+    """The seat's reply menu (``games.ui.base.ReplyMenu``) as its game writes it, from its own view."""
+    from games.ui import get_ui
+    from games.ui.base import GameUI
+
+    try:
+        ui = get_ui(game.engine_slug)
+    except KeyError:  # a game no longer installed: one number per move, generic labels
+        ui = GameUI()
+    return ui.reply_menu(view=view or {}, legal_moves=legal_moves)
 
 
 def codes_for(*, game, seat_number: int, user_id: int) -> Codes | None:
@@ -122,10 +162,11 @@ def codes_for(*, game, seat_number: int, user_id: int) -> Codes | None:
     if not legal:
         return None
     address = reply_address(game_id=game.pk, seat_number=seat_number, version=game.version, user_id=user_id)
-    if len(legal) > MAX_CODES:
+    menu = reply_menu(game=game, view=row.view, legal_moves=legal)
+    if len(menu.options) > MAX_CODES:
         return Codes(None, [], True)
-    labels = move_labels(game=game, view=row.view, legal_moves=legal)
-    return Codes(address, [(str(n), label) for n, label in enumerate(labels, start=1)], False)
+    return Codes(address, [(option.code, option.label) for option in menu.options], False, parts=menu.parts,
+                 several=menu.several, stop=menu.stop, stop_label=menu.stop_label)
 
 
 def email_context(row) -> dict:
@@ -172,9 +213,25 @@ def first_line(message: email.message.EmailMessage) -> str | None:
     return None
 
 
-def parse_code(line: str | None) -> int | None:
-    match = re.match(r"^\s*(?:#|code\s*)?(\d{1,3})\b", line or "", re.IGNORECASE)
-    return int(match.group(1)) if match else None
+WORD_RE = re.compile(r"#?(\d{1,3})([A-Za-z])?")
+MAX_WORDS = 12  # codes in one reply: a Konamon! card has at most 5 steps, two cards 10
+
+
+def parse_words(line: str | None) -> list[tuple[str, str]] | None:
+    """The codes of a reply's first line, each as (number, letter: "" or upper case): "12K", "1 1 5 8", "12 K";
+    None unless the whole line is codes (strict: "12 please" is not read as 12)."""
+    words: list[tuple[str, str]] = []
+    for token in re.split(r"[\s,;.]+", (line or "").strip()):
+        if not token:
+            continue
+        match = WORD_RE.fullmatch(token)
+        if match is not None:
+            words.append((str(int(match.group(1))), (match.group(2) or "").upper()))
+        elif len(token) == 1 and token.isascii() and token.isalpha() and words and not words[-1][1]:
+            words[-1] = (words[-1][0], token.upper())  # "12 K": the letter of the code before
+        else:
+            return None
+    return words if 0 < len(words) <= MAX_WORDS else None
 
 
 def is_automatic(message, *, mail_from: str | None) -> bool:
@@ -227,39 +284,120 @@ def handle(raw: bytes, *, recipients: list[str] | None = None, mail_from: str | 
 
 def _play(*, seat, version: int, token: str, line: str | None) -> Result:
     from games.play import services
+    from games.ui import get_ui
+    from games.ui.base import GameUI
 
     user, game = seat.user, seat.game
     if UsedReplyToken.objects.filter(token=token).exists():
         return _answer(seat, Result("used"))
-    code = parse_code(line)
-    if code is None:
+    words = parse_words(line)
+    if words is None:
         return _answer(seat, Result("unreadable", line or ""))
-    # The seat's moves as they stand (if the game moved on since the e-mail, the move is refused as stale
-    # and this goes unused): the label of the move played is its game's, from the view it was chosen in.
-    before = SeatView.objects.filter(game=game, seat_number=seat.number).only("view", "legal_moves").first()
-
-    def pick(game, legal_moves):
-        if not 1 <= code <= len(legal_moves) or len(legal_moves) > MAX_CODES:
-            raise _NoSuchCode()
-        return legal_moves[code - 1]
-
-    key = uuid.uuid5(uuid.NAMESPACE_URL, f"{token}#{code}")
+    # The seat's moves as they stand (if the game moved on since the e-mail, the move is refused as stale and this
+    # goes unused): the codes are read in the menu of the e-mail's position, the labels of the moves played are
+    # the game's, from the views they were chosen in.
     try:
-        with transaction.atomic():
+        ui = get_ui(game.engine_slug)
+    except KeyError:
+        ui = GameUI()
+    before = SeatView.objects.filter(game=game, seat_number=seat.number) \
+        .only("view", "legal_moves", "moves_version").first()
+    if before is None or not before.legal_moves:
+        return _answer(seat, _platform_refusal(user, game, version))
+    if version < before.moves_version:
+        return _answer(seat, Result("stale"))  # the moves listed in that e-mail are gone
+    menu = ui.reply_menu(view=before.view, legal_moves=before.legal_moves)
+    try:
+        targets = _targets(menu, words)
+    except _NoSuchCode as exc:
+        return _answer(seat, Result(exc.outcome, exc.detail))
+    played: list[str] = []
+    try:
+        with transaction.atomic():  # every code of the reply, or none
             UsedReplyToken.objects.create(token=token)
-            result = services.check_play_move(user=user, game_id=game.pk, move=pick, expected_version=version,
-                                              idempotency_key=str(key))
-    except IntegrityError:
+            expected = version
+            turn = None
+            for position, (word, target) in enumerate(targets, start=1):
+                if target is not None:
+                    turn = None  # a step: within the card current when it comes; "0": the card of the steps before
+                for _attempt in range(MAX_WORDS):  # steps ending a process early, then the code's own
+                    current = SeatView.objects.filter(game=game, seat_number=seat.number) \
+                        .only("view", "legal_moves").first()
+                    awaited = Seat.objects.filter(pk=seat.pk, awaited=True, is_bot=False).exists()
+                    if turn is None:
+                        turn = ui.reply_turn(current.view)
+                    step = ui.reply_step(target, view=current.view, legal_moves=current.legal_moves, turn=turn) \
+                        if awaited else None
+                    if step is None and target is None:
+                        break  # "0": the card is over
+                    key = uuid.uuid5(uuid.NAMESPACE_URL, f"{token}#{position}#{len(played)}")
+                    try:
+                        # A code that cannot be played now goes to the platform all the same: it says why (not
+                        # your move, the game is over, the engine's reason), and the whole reply is undone.
+                        result = services.check_play_move(user=user, game_id=game.pk, move=step or target,
+                                                           expected_version=expected, idempotency_key=str(key))
+                    except StaleVersion:
+                        raise
+                    except GameError as exc:
+                        if len(targets) == 1:
+                            raise
+                        raise _StepRefused(position, word, exc.message) from None
+                    if result.replayed:
+                        raise _Replayed()
+                    played.append(_played_label(game, current, result.move.move if result.move else None))
+                    expected = result.game.version
+                    if target is not None and step == target:
+                        break
+    except (IntegrityError, _Replayed):
         return _answer(seat, Result("used"))
-    except _NoSuchCode:
-        return _answer(seat, Result("not_listed", str(code)))  # a number, but none of the e-mail's codes
+    except _StepRefused as exc:
+        return _answer(seat, Result("illegal", _(
+            "code %(code)s (number %(position)s in your reply) cannot be played at that point: %(reason)s So none "
+            "of your codes was played.") % {"code": exc.word, "position": exc.position, "reason": exc.reason}))
     except StaleVersion:
         return _answer(seat, Result("stale"))
     except GameError as exc:
         return _answer(seat, Result("illegal", exc.message))
-    if result.replayed:
-        return _answer(seat, Result("used"))
-    return _answer(seat, Result("played", _played_label(game, before, result.move.move if result.move else None)))
+    return _answer(seat, Result("played", "; ".join(label for label in played if label)))
+
+
+def _platform_refusal(user, game, version: int) -> Result:
+    """Why the seat has nothing to play by reply, in the platform's words (the game is over, not your move…)."""
+    from games.play import services
+
+    def nothing(game, legal_moves):
+        raise _NoSuchCode("illegal", "")
+
+    try:
+        services.check_play_move(user=user, game_id=game.pk, move=nothing, expected_version=version)
+    except StaleVersion:
+        return Result("stale")
+    except GameError as exc:
+        return Result("illegal", exc.message)
+    except _NoSuchCode:
+        pass
+    return Result("stale")
+
+
+def _targets(menu, words: list[tuple[str, str]]) -> list[tuple[str, dict | None]]:
+    """The move each code of the reply names in ``menu`` (None: the menu's stop), or ``_NoSuchCode``."""
+    if len(words) > 1 and not menu.several:
+        raise _NoSuchCode("unreadable", " ".join(number + letter for number, letter in words))
+    options = {option.code: option for option in menu.options}
+    targets = []
+    for number, letter in words:
+        written = number + letter
+        if menu.several and menu.stop and number == menu.stop and not letter:
+            targets.append((written, None))
+            continue
+        option = options.get(number)
+        if option is None or len(options) > MAX_CODES:
+            raise _NoSuchCode("not_listed", written)
+        move = option.moves.get(letter)
+        if move is None:
+            raise _NoSuchCode("no_part" if not letter else "not_listed", written)
+        targets.append((written, move))
+    return targets
 
 
 def _played_label(game, before, move) -> str:
@@ -276,6 +414,18 @@ def _played_label(game, before, move) -> str:
 
 
 class _NoSuchCode(Exception):
+    def __init__(self, outcome: str, detail: str) -> None:
+        super().__init__(outcome)
+        self.outcome, self.detail = outcome, detail
+
+
+class _StepRefused(Exception):
+    def __init__(self, position: int, word: str, reason: str) -> None:
+        super().__init__(word)
+        self.position, self.word, self.reason = position, word, reason
+
+
+class _Replayed(Exception):
     pass
 
 
@@ -345,6 +495,7 @@ def render_move_reply(row, ctx):
         "illegal": _("%(game)s: that move is not possible") % {"game": title},
         "unreadable": _("%(game)s: we could not read your move") % {"game": title},
         "not_listed": _("%(game)s: that is not one of the listed moves") % {"game": title},
+        "no_part": _("%(game)s: that move needs a letter") % {"game": title},
         "used": _("%(game)s: that reply was used already") % {"game": title},
     }
     return Rendered(subjects.get(outcome, title), "move_reply", ctx)

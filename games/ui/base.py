@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.html import escape
@@ -94,6 +95,30 @@ def generic_move_label(move: Any) -> str:
     kind = str(move.get("type", "")).replace("_", " ")
     rest = _words({k: v for k, v in move.items() if k != "type"})
     return f"{kind}: {rest}" if rest else kind
+
+
+@dataclass
+class ReplyOption:
+    """One code of an e-mail reply: ``code`` (digits), what it does, and the move it makes — ``{"": move}``, or
+    one move per letter written after the code (``{"K": …, "R": …}``: "12K")."""
+
+    code: str
+    label: str
+    moves: dict[str, Move]
+
+
+@dataclass
+class ReplyMenu:
+    """The codes a seat may answer an e-mail with. ``parts``: the letters added to a code, ``(letter, meaning)``,
+    explained once under the list. ``several``: a reply may hold several codes, played in order as long as the
+    seat is awaited (a whole Konamon! card); each code then names the same step whatever came before it, and
+    ``stop`` (a code, or "") ends the card's remaining steps."""
+
+    options: list[ReplyOption]
+    parts: list[tuple[str, str]] = field(default_factory=list)
+    several: bool = False
+    stop: str = ""
+    stop_label: str = ""
 
 
 class GameUI:
@@ -254,6 +279,24 @@ class GameUI:
     def move_label(self, move: Move, *, view: View) -> str | None:
         """One legal move in the game's words; games override this (``None``: the generic label)."""
         return None
+
+    def reply_menu(self, *, view: View, legal_moves: list[Move]) -> ReplyMenu:
+        """The codes a player writes in an e-mail reply to move (``reach.replies``). By default one number per
+        legal move, in order; a game whose turn is several choices overrides it: a letter for a part of the move
+        (Mamma Mia!'s refill), or codes that stay the same from one step to the next so that a whole card is one
+        line (Konamon!). ``view``: the seat's own view (a label names only what that seat may see)."""
+        labels = self.move_labels(view=view, legal_moves=legal_moves)
+        return ReplyMenu([ReplyOption(str(n), label, {"": move})
+                          for n, (move, label) in enumerate(zip(legal_moves, labels, strict=True), start=1)])
+
+    def reply_turn(self, view: View) -> Any:
+        """What a reply of several codes stays within (Konamon!: the card being carried out); None by default."""
+        return None
+
+    def reply_step(self, wanted: Move | None, *, view: View, legal_moves: list[Move], turn: Any) -> Move | None:
+        """The move to play now for the code naming ``wanted`` (``None``: the menu's stop), or None when it cannot
+        be played now: ``wanted`` itself if it is legal. ``turn``: ``reply_turn`` of the view the reply began at."""
+        return find_legal(wanted, legal_moves) if wanted is not None else None
 
     # Log and messages ----------------------------------------------------------
 

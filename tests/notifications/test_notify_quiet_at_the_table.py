@@ -191,3 +191,60 @@ def test_a_reminder_is_not_sent_while_the_player_has_the_game_open(players, run_
         delivery.deliver(rows.get().pk)  # (if the commit's task has not delivered it already)
     row = rows.get()
     assert (row.status, row.last_error) == ("dropped", "at the table (live stream open)")  # …but not at the table
+
+
+# The game started: for the first player it is "your move", held and dropped as one ------------------------------
+
+
+def started_row(user):
+    return OutboxEmail.objects.get(kind=OutboxEmail.Kind.STARTED, user=user)
+
+
+def test_the_first_players_game_started_email_waits_the_hold_the_others_go_at_once(players, run_on_commit, hold):
+    game = a_game(players, run_on_commit)
+    first, _view = awaited(game)
+    other = next(u for u in players[:2] if u.pk != first.user_id)
+    held = started_row(first.user)
+    assert held.payload["held"] and held.status == OutboxEmail.Status.PENDING
+    assert held.next_attempt_at >= timezone.now() + dt.timedelta(seconds=HOLD - 5)
+    assert delivery.deliver(held.pk) == delivery.Outcome.SKIPPED  # not due before the hold is over
+    at_once = started_row(other)  # "the game began", for one not awaited: not held
+    assert "held" not in at_once.payload and at_once.next_attempt_at <= timezone.now()
+
+
+def test_the_first_player_at_the_table_gets_no_game_started_email(players, run_on_commit, hold):
+    game = a_game(players, run_on_commit)
+    first, _view = awaited(game)
+    visit(first)  # the page of the new game showed them the position
+    mail.outbox.clear()
+    with after_the_hold():
+        assert delivery.deliver(started_row(first.user).pk) == delivery.Outcome.DROPPED
+    assert started_row(first.user).last_error == "seen on the open page"
+    assert not mail.outbox
+
+
+def test_the_first_player_with_the_stream_open_or_who_moved_gets_no_game_started_email(players, run_on_commit, hold):
+    game = a_game(players, run_on_commit)
+    first, _view = awaited(game)
+    mail.outbox.clear()
+    with after_the_hold(), Stream(game, first.user):
+        assert delivery.deliver(started_row(first.user).pk) == delivery.Outcome.DROPPED
+    assert not mail.outbox
+    other_game = a_game(players[2:], run_on_commit)
+    mover, _view = awaited(other_game)
+    move(other_game, run_on_commit)  # moved within the hold: the turn it announced is over
+    with after_the_hold():
+        assert delivery.deliver(started_row(mover.user).pk) == delivery.Outcome.DROPPED
+    assert started_row(mover.user).last_error in ("that turn is over", "seat no longer awaited")
+    assert not [m for m in mail.outbox if m.to == [mover.user.email]]
+
+
+def test_the_first_player_away_gets_the_game_started_email_after_the_hold(players, run_on_commit, hold):
+    game = a_game(players, run_on_commit)
+    first, _view = awaited(game)
+    mail.outbox.clear()
+    with after_the_hold():
+        outcome = delivery.deliver(started_row(first.user).pk)
+    assert outcome == delivery.Outcome.SENT, started_row(first.user).last_error
+    [message] = mail.outbox
+    assert message.to == [first.user.email]

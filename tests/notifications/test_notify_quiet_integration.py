@@ -203,3 +203,29 @@ def test_the_hold_and_the_drop_survive_a_worker_restart(players, quiet, mailbox)
     assert len(turn_mail(folder, away.user)) == 1
     assert not turn_mail(folder, seen.user)
     assert OutboxEmail.objects.get(kind=OutboxEmail.Kind.TURN, user=seen.user).last_error == "seen on the open page"
+
+
+def started_rows(user):
+    return OutboxEmail.objects.filter(kind=OutboxEmail.Kind.STARTED, user=user)
+
+
+def test_the_first_players_game_started_email_is_held_sent_when_away_dropped_at_the_table(players, quiet, mailbox):  # noqa: F811
+    folder, _port = mailbox
+    quiet.start()
+    seen_game = start_game("mamma-mia", players[:2])
+    away_game = start_game("mamma-mia", players[2:4])
+    started_at = time.monotonic()
+    seen, _ = awaited(seen_game)
+    away, _ = awaited(away_game)
+    visit(seen)  # the page of the new game showed its first player the position
+    wait_until(lambda: not OutboxEmail.objects.filter(kind=OutboxEmail.Kind.STARTED, status="pending").exists(),
+               HOLD + 30, quiet)
+    assert time.monotonic() - started_at >= HOLD - 0.5, "the first players' e-mails waited the hold"
+    assert started_rows(seen.user).get().last_error == "seen on the open page"
+    assert started_rows(away.user).get().status == "sent"
+    received = {m["Message-ID"] for m in messages(folder)}
+    assert started_rows(away.user).get().message_id in received
+    assert started_rows(seen.user).get().message_id not in received
+    # The players not awaited heard "the game began" at once, not after the hold.
+    others = OutboxEmail.objects.filter(kind=OutboxEmail.Kind.STARTED).exclude(user__in=[seen.user, away.user])
+    assert others.count() == 2 and set(others.values_list("status", flat=True)) == {"sent"}

@@ -1,5 +1,6 @@
 """The leak test for the channels: push payloads, webhook documents, the move codes of e-mails and the feeds
-that a player receives are built from their own view only.
+that a player receives are built from their own view only (the codes: each game's reply menu, its letters
+and its card steps, issue 34).
 
 For random games of every engine, at several moments, for every seated player: everything these channels
 would send them is rendered, then every OTHER seat's SeatView and the full game state are replaced by
@@ -35,7 +36,8 @@ def channel_outputs(game, seat: Seat) -> str:
         parts.append(repr(texts.message(row)))
     codes = replies.codes_for(game=game, seat_number=seat.number, user_id=seat.user_id)
     if codes is not None:
-        parts.append(repr(codes.codes))
+        # Every code, its label and the lines on how to reply (issue 34: a letter for a part, a card's steps).
+        parts += [repr(codes.all_codes), codes.parts_line, codes.several_line]
     parts.append(feeds.calendar(user=seat.user).decode())
     parts.append(re.sub(r"<updated>[^<]*</updated>", "", feeds.atom(user=seat.user).decode()))
     return "\n".join(parts)

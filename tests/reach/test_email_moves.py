@@ -326,8 +326,8 @@ def test_the_confirmation_of_a_reply_folds_into_the_next_your_move_email(players
     from notifications.models import OutboxEmail
     from tests.games.game_helpers import awaited_human
 
+    game = start_game("marumiere", players[:2])  # its first "your move" at once (without the hold)
     settings.TURN_NOTIFY_HOLD_SECONDS = 180
-    game = start_game("marumiere", players[:2])
     seat = Seat.objects.get(game=game, awaited=True)
     played = labels_of(seat.number, game, "en")[0]
     reply(listener, turn_mail_for(seat.user), "1")
@@ -362,8 +362,8 @@ def test_the_confirmation_goes_alone_when_nothing_follows_within_the_hold(player
     from notifications import delivery
     from notifications.models import OutboxEmail
 
+    game = start_game("marumiere", players[:2])  # its first "your move" at once (without the hold)
     settings.TURN_NOTIFY_HOLD_SECONDS = 180
-    game = start_game("marumiere", players[:2])
     seat = Seat.objects.get(game=game, awaited=True)
     reply(listener, turn_mail_for(seat.user), "1")
     confirmation = OutboxEmail.objects.get(kind=replies.MOVE_REPLY, user=seat.user)
@@ -371,3 +371,141 @@ def test_the_confirmation_goes_alone_when_nothing_follows_within_the_hold(player
     with time_machine.travel(timezone.now() + dt.timedelta(seconds=185)):
         assert delivery.deliver(confirmation.pk) == delivery.Outcome.SENT
     assert ["your move is played" in m.subject for m in mail.outbox] == [True]
+
+
+# Issue 34: every game by e-mail alone — Mamma Mia!'s refill as a letter, a Konamon! card in one reply ------------
+
+
+def moves_played(game) -> int:
+    return Move.objects.filter(game=game).count()
+
+
+def answers_to(user, words: str):
+    return [m for m in mail.outbox if m.to == [user.email] and words in m.subject]
+
+
+def test_mamma_mia_lists_each_play_once_and_takes_the_refill_as_a_letter(players, listener):
+    from games.models import SeatView
+
+    game = start_game("mamma-mia", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+    codes = codes_in(message)
+    assert "Too many moves" not in message.body and len(codes) <= 16 < len(legal), "each play once, not per pile"
+    assert len(set(codes)) == len(codes)
+    assert "write the letter of your choice (K = refill from the kitchen, R = refill from your recipe deck)" \
+        in message.body
+    reply(listener, message, "1")  # where is the hand refilled from? Not said: nothing is played
+    assert moves_played(game) == 0
+    [answer] = answers_to(seat.user, "that move needs a letter")
+    assert "1 needs a letter written right after it" in answer.body and answer.reply_to
+    reply(listener, message, "1r")
+    [move] = Move.objects.filter(game=game)
+    assert move.seat_number == seat.number and move.move["draw"] == "recipes"
+
+
+@pytest.mark.parametrize("line", ["1K please", "1K 2R", "K1", "1KR", "1 K R"])
+def test_a_reply_is_read_strictly_and_anything_else_changes_nothing(players, listener, line):
+    game = start_game("mamma-mia", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    reply(listener, turn_mail_for(seat.user), line)
+    assert moves_played(game) == 0
+    assert answers_to(seat.user, "we could not read your move"), [m.subject for m in mail.outbox]
+
+
+def test_a_wrong_letter_is_not_one_of_the_listed_moves_in_the_readers_language(players, listener):
+    for user in players[:2]:
+        user.language = "ja"
+        user.save(update_fields=["language"])
+    game = start_game("mamma-mia", players[:2])
+    seat = Seat.objects.get(game=game, awaited=True)
+    message = turn_mail_for(seat.user)
+    assert "コードのすぐ後に、選んだ文字を書いてください" in message.body
+    reply(listener, message, "1X")
+    reply(listener, message, "1")
+    assert moves_played(game) == 0
+    assert [m.subject.split("：")[-1] for m in mail.outbox if m.to == [seat.user.email] and "：" in m.subject][-2:] \
+        == ["一覧にない手です", "その手には文字が必要です"]
+
+
+class Mail:
+    """What the reply helper needs of an e-mail whose codes we read ourselves (a card the player just began)."""
+
+    def __init__(self, user, codes) -> None:
+        self.to, self.reply_to, self.subject, self.body = [user.email], [codes.address], "Konamon!", ""
+
+
+def at_a_card(game):
+    """Both players choose (through the site); the seat whose card is carried out and its codes."""
+    from games.models import SeatView
+    from games.play import services
+
+    for _ in range(6):
+        for seat in Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user"):
+            view = SeatView.objects.get(game=game, seat_number=seat.number)
+            game.refresh_from_db()
+            if view.view.get("working") and view.view["working"]["seat"] == seat.number:
+                return seat, view, replies.codes_for(game=game, seat_number=seat.number, user_id=seat.user_id)
+            services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0],
+                                     expected_version=game.version)
+    pytest.fail("no card came up")
+
+
+def card_line(codes, view) -> str:
+    """Every step of the card: prep what the bake then takes, the first hand-over listed, then 0."""
+    working = view.view["working"]
+    left, listed = working["left"], dict(codes.codes)
+    cooking = dict(view.view["boards"]["cooking"])
+    words = []
+    for _ in range(left.get("prep", 0) if working["process"] == "prep" else 0):
+        words.append("1")  # okonomiyaki
+        cooking["okonomiyaki"] = cooking.get("okonomiyaki", 0) + 1
+    for _ in range(left.get("bake", 0)):
+        product = next((p for p in ("okonomiyaki", "taiyaki", "takoyaki") if cooking.get(p)), None)
+        if product is None:
+            break
+        cooking[product] -= 1
+        words.append(str(4 + ("okonomiyaki", "taiyaki", "takoyaki").index(product)))
+    hand_overs = [code for code in listed if int(code) >= 7]
+    if hand_overs and left.get("hand_over"):
+        words.append(hand_overs[0])
+    return " ".join(words + ["0"])
+
+
+def test_a_konamon_card_is_played_in_one_reply_and_answered_once(players, listener):
+    game = start_game("konamon", players[:2])
+    seat, view, codes = at_a_card(game)
+    assert codes.several and ("0", "do nothing more with this card") in codes.all_codes
+    assert "You may write several steps on that line" in "\n".join([codes.several_line])
+    line = card_line(codes, view)
+    card = view.view["working"]["card"]
+    before, sent_before = moves_played(game), len(mail.outbox)
+    reply(listener, Mail(seat.user, codes), line)
+    played = Move.objects.filter(game=game, seat_number=seat.number, made_by="player").order_by("pk")
+    steps = [m for m in played if m.move["type"] in ("prep", "bake", "hand_over")]
+    assert len(steps) == len(line.split()) - 1, (line, [m.move for m in played])
+    assert moves_played(game) > before + 1, "several moves from one reply"
+    view.refresh_from_db()
+    working = view.view.get("working") or {}
+    assert working.get("card") != card, "the card is done"
+    confirmations = [m for m in mail.outbox[sent_before:] if m.to == [seat.user.email] and m.reply_to is not None
+                     and "your move is played" in m.subject]
+    assert len(confirmations) == 1  # one reply, one answer, naming every step played
+    assert confirmations[0].body.count(";") >= len(steps) - 1
+
+
+def test_a_konamon_reply_with_a_step_that_cannot_be_played_plays_none(players, listener):
+    game = start_game("konamon", players[:2])
+    seat, view, codes = at_a_card(game)
+    working = view.view["working"]
+    first = codes.codes[0][0]
+    too_many = " ".join([first] * (sum(working["left"].values()) + 3))  # more of one step than the card has
+    before = moves_played(game)
+    reply(listener, Mail(seat.user, codes), too_many)
+    assert moves_played(game) == before, "all or nothing"
+    [answer] = answers_to(seat.user, "that move is not possible")
+    assert "none of your codes was played" in answer.body.lower() or "None of your codes was played" in answer.body
+    reply(listener, Mail(seat.user, codes), "99")
+    assert moves_played(game) == before
+    assert answers_to(seat.user, "that is not one of the listed moves")

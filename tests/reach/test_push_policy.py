@@ -123,3 +123,31 @@ def test_a_browser_added_after_the_first_turn_hears_the_next_one(players):
     time_runs_out(game, absent)
     play(game)
     assert told(Channel.PUSH, absent.user) == 1
+
+
+def test_the_first_players_game_started_push_waits_the_hold_and_the_webhook_hears_it_at_once(players, settings):
+    """Issue 34: for the first player "the game started" is "your move": pushed after the hold, dropped if by then
+    they are at the table; a program's webhook hears it at once."""
+    import datetime as dt
+
+    import time_machine
+    from django.utils import timezone
+
+    from notifications.outbox import obsolete_reason_of
+
+    settings.TURN_NOTIFY_HOLD_SECONDS = 180
+    for user in players[:2]:
+        with_browser_and_hook(user)
+    game = start_game("mamma-mia", players[:2])
+    first, _view = awaited_human(game)
+    push = Delivery.objects.get(channel=Channel.PUSH, user=first.user, kind="started")
+    hook = Delivery.objects.get(channel=Channel.WEBHOOK, user=first.user, kind="started")
+    assert push.payload["held"] and push.next_attempt_at >= timezone.now() + dt.timedelta(seconds=170)
+    assert "held" not in hook.payload and hook.next_attempt_at <= timezone.now()
+    other = Delivery.objects.get(channel=Channel.PUSH, kind="started", payload__awaited=False)
+    assert "held" not in other.payload  # not awaited: "the game began", at once
+    visit(first)  # the page showed the first player the new game
+    push = Delivery.objects.select_related("game", "user").get(pk=push.pk)
+    with time_machine.travel(timezone.now() + dt.timedelta(seconds=185)):
+        assert obsolete_reason_of(push, quiet=True) == "seen on the open page"  # what the push delivery asks
+        assert obsolete_reason_of(hook, quiet=False) is None
