@@ -531,7 +531,12 @@ class MarumiereUI(GameUI):
                 _("%(player)s: %(card)s") % {"player": c["player"], "card": c["label"]} for c in last["cards"]
             )
             parts.append(_("Last trick, won by %(player)s: %(cards)s.") % {"player": last["winner"], "cards": cards})
-        readings["table"] = names.sentences(*parts) if parts else str(context["phase_name"])
+        round_text = _("Round %(round)s of %(rounds)s: %(phase)s.") % {
+            "round": context["round"],
+            "rounds": context["rounds"],
+            "phase": context["phase_name"],
+        }
+        readings["table"] = names.sentences(round_text, *parts)
         return readings
 
     @staticmethod

@@ -17,6 +17,8 @@ Three layers, for each engine:
    opened by trying them all); the commitments the viewer's log holds are on the check page (positive control).
 5. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
    API, My games); the table chat, which the platform adds nothing to, reaches every viewer.
+6. Accessible names (issue 31): the names of cards, piles and tricks and the sentences the keyboard commands read
+   out are on the pages checked above; Marumiere's "probably 7 to 9" is exactly what one of the view's sizes allows.
 """
 
 from __future__ import annotations
@@ -203,6 +205,26 @@ def check_marumiere_emails(messages) -> None:
             assert not found, (message.subject, found[:5])
 
 
+# Issue 31: a back's "probably …" reading, in the three languages the test's players read, is exactly the range of
+# numbers one of the view's sizes allows: a name never tells more than the view.
+LIKELY_PHRASES = (
+    re.compile(r"probably\s(\d+)(?:\sto\s(\d+))?"),
+    re.compile(r"probablement\s(?:un\s|de\s)?(\d+)(?:\sà\s(\d+))?"),
+    re.compile(r"たぶん\s?(\d+)(?:〜(\d+))?"),
+)
+
+
+def check_marumiere_readings(page: str, view, seat) -> None:
+    from marumiere.engine import size_candidates
+
+    allowed = {(c[0], c[-1]) for c in (size_candidates(float(size)) for size in view_sizes(view))}
+    text = peoples_text(page)
+    stated = [(int(low), int(high or low)) for phrase in LIKELY_PHRASES for low, high in phrase.findall(text)]
+    assert stated, f"seat {seat}: no back read out as a range of numbers: the check is vacuous"
+    wrong = [pair for pair in stated if pair not in allowed]
+    assert not wrong, f"seat {seat}: ranges {wrong[:5]} are not what the view's sizes allow"
+
+
 def hidden_number_tokens(state, view, seat):
     """The plug-in test game (tests/hidden_number/): the others' secret numbers, drawn as ``hn-number``."""
     own = {view["my_number"]} if view.get("my_number") is not None else set()
@@ -364,6 +386,12 @@ def check_viewer(client, game, slug, seat, user):
         drawn = len(re.findall(r'class="mr-card__num"', pages["page"]))
         assert drawn <= shown, f"marumiere seat {seat}: {drawn} faces drawn, the view gives {shown}"
         check_marumiere_sizes(pages, row.view, seat)
+        check_marumiere_readings(pages["page"], row.view, seat)
+    if slug in TOKENS or slug == "marumiere":
+        # Issue 31: the commands' readings (hand, table) are on the page, so the checks above cover them too.
+        assert "data-readings" in pages["page"] and "data-reading=\"table\"" in pages["page"], slug
+        if seat is not None:
+            assert "data-reading=\"hand\"" in pages["page"], slug
     return pages
 
 
