@@ -708,9 +708,8 @@ class KonamonUI(GameUI):
             ]
             choice = context["choice"]
             if choice:
-                parts.append(
-                    _("Your secret choice: %(cards)s.") % {"cards": names.reading_list(c["label"] for c in choice["cards"])}
-                )
+                cards = names.reading_list(c["label"] for c in choice["cards"])
+                parts.append(_("Your secret choice: %(cards)s.") % {"cards": cards})
             readings["hand"] = names.sentences(*parts)
         stock = [names.count_of(item["name"], item["count"]) for item in context["stock"]]
         parts = [_("Kitchen stock: %(products)s.") % {"products": names.join_list(stock)}]
@@ -721,9 +720,8 @@ class KonamonUI(GameUI):
             )
         working = context["working"]
         if working and working["card"]:
-            left = names.join_list(
-                names.count_of(step["name"], step["left"]) for step in working["steps"] if step["status"] != "done"
-            )
+            steps = [names.count_of(s["name"], s["left"]) for s in working["steps"] if s["status"] != "done"]
+            left = names.join_list(steps) if steps else _("nothing")
             parts.append(
                 _("%(player)s is carrying out No. %(number)s, still to do: %(left)s.")
                 % {"player": working["player"], "number": working["card"]["number"], "left": left}

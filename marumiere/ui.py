@@ -508,20 +508,21 @@ class MarumiereUI(GameUI):
         readings: dict[str, str] = {}
         row = at(view.get("rows"), seat) if seat is not None else None
         if seat is not None:
-            readings["hand"] = (
-                _("Your row: %(cards)s.") % {"cards": names.reading_list(card_label(c, position=i) for i, c in enumerate(row))}
-                if row
-                else _("You have no row yet: pick a pile first.")
+            cards = names.reading_list(card_label(c, position=i) for i, c in enumerate(row or []))
+            readings["hand"] = _("Your row: %(cards)s.") % {"cards": cards} if row else _(
+                "You have no row yet: pick a pile first."
             )
         parts = []
         if context["piles"]:
-            parts.append(_("Piles on offer: %(piles)s.") % {"piles": names.reading_list(p["label"] for p in context["piles"])})
+            piles = names.reading_list(p["label"] for p in context["piles"])
+            parts.append(_("Piles on offer: %(piles)s.") % {"piles": piles})
         if view.get("phase") == "play":
             number = context["trick_number"]
             if context["trick"]:
+                cards = names.reading_list(t["label"] for t in context["trick"])
                 parts.append(
                     _("Trick %(number)s, %(colour)s led: %(cards)s.")
-                    % {"number": number, "colour": context["led"], "cards": names.reading_list(t["label"] for t in context["trick"])}
+                    % {"number": number, "colour": context["led"], "cards": cards}
                 )
             else:
                 parts.append(_("Trick %(number)s: no card played yet.") % {"number": number})
