@@ -148,6 +148,14 @@ def test_a_whole_game_by_keyboard_alone_with_the_news_read_out(slug, player_fact
     rng = random.Random(31)
     for player in players:
         expect(player.page.locator("#commands")).to_be_visible()
+    # A chat message from one is read out on the other's open page, once.
+    writer, reader = players
+    writer.page.locator("#chat-text").focus()
+    writer.page.keyboard.type("Good luck, have fun!")
+    writer.page.keyboard.press("Enter")
+    expect(reader.page.locator("#announcer")).to_contain_text(
+        re.compile(rf"Chat, {writer.username}: Good luck, have fun!"), timeout=15_000
+    )
     by_name = {p.username: p for p in players}
     announcements: list[tuple[str, str]] = []
     commands_checked: set[str] = set()
