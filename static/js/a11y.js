@@ -92,7 +92,7 @@
     var match = /^\s*([a-z?])\s*(\d*)\s*$/i.exec(command || "");
     if (!match) { return phrase("sayUnknown"); }
     var letter = match[1].toLowerCase(), number = Number(match[2] || 0);
-    if (letter === "t") { return readable(document.querySelector("#live .turn-status")); }
+    if (letter === "t") { return readable(document.querySelector("#live .turn-status")) || phrase("sayNone"); }
     if (letter === "l") { return lastEvents(Math.min(MAX_EVENTS, number || DEFAULT_EVENTS)); }
     if (letter === "h") { return reading("hand") || phrase("sayNone"); }
     if (letter === "b") { return reading("table") || phrase("sayNone"); }
