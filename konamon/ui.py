@@ -708,6 +708,39 @@ class KonamonUI(GameUI):
         }
         return context
 
+    def readings(self, *, view: View, seat: int | None, players: Players, context: dict[str, Any]) -> dict[str, str]:
+        """The viewer's hand and secret choice, and the kitchen's counts and the card being carried out (issue 31)."""
+        readings: dict[str, str] = {}
+        if seat is not None:
+            hand = context["hand"]
+            parts = [
+                _("Your hand: %(cards)s.") % {"cards": names.reading_list(c["label"] for c in hand)}
+                if hand
+                else _("Your hand is empty.")
+            ]
+            choice = context["choice"]
+            if choice:
+                cards = names.reading_list(c["label"] for c in choice["cards"])
+                parts.append(_("Your secret choice: %(cards)s.") % {"cards": cards})
+            readings["hand"] = names.sentences(*parts)
+        stock = [names.count_of(item["name"], item["count"]) for item in context["stock"]]
+        parts = [_("Kitchen stock: %(products)s.") % {"products": names.join_list(stock)}]
+        for item in context["boards"]:
+            parts.append(
+                _("%(board)s, %(count)s of %(limit)s: %(products)s.")
+                % {"board": item["name"], "count": item["total"], "limit": item["limit"], "products": item["summary"]}
+            )
+        working = context["working"]
+        if working and working["card"]:
+            steps = [names.count_of(s["name"], s["left"]) for s in working["steps"] if s["status"] != "done"]
+            left = names.join_list(steps) if steps else _("nothing")
+            parts.append(
+                _("%(player)s is carrying out No. %(number)s, still to do: %(left)s.")
+                % {"player": working["player"], "number": working["card"]["number"], "left": left}
+            )
+        readings["table"] = names.sentences(*parts)
+        return readings
+
     def seat_details(self, *, view: View, seat: int, players: Players) -> dict[str, Any]:
         """Hand size, whether the seat has chosen, its cards after the reveal, customers taken."""
         played = at(view.get("played"), seat) or []

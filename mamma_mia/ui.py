@@ -683,6 +683,47 @@ class MammaMiaUI(GameUI):
             "deciding_in_form": form["kind"] == "decide",
         }
 
+    def readings(self, *, view: View, seat: int | None, players: Players, context: dict[str, Any]) -> dict[str, str]:
+        """The viewer's hand, and the oven (its top card and count), the kitchen and the table (issue 31)."""
+        readings: dict[str, str] = {}
+        hand = view.get("hand")
+        if seat is not None and hand:
+            cards = [toppings_phrase(hand.get("toppings") or {})] if any((hand.get("toppings") or {}).values()) else []
+            cards += [recipe_card(r)["label"] for r in hand.get("recipes") or []]
+            readings["hand"] = (
+                _("Your hand: %(cards)s.") % {"cards": names.reading_list(cards)} if cards else _("Your hand is empty.")
+            )
+        oven = view.get("oven") or {}
+        size = oven.get("size", 0)
+        top = oven.get("top")
+        if top is not None:
+            oven_text = ngettext(
+                "Oven: %(count)s card, top card: %(card)s.", "Oven: %(count)s cards, top card: %(card)s.", size
+            ) % {"count": size, "card": card_name(top)}
+        elif size and view.get("phase") != 2:
+            oven_text = ngettext(
+                "Oven: %(count)s card, closed.", "Oven: %(count)s cards, closed.", size
+            ) % {"count": size}
+        elif size:
+            oven_text = ngettext(
+                "Oven: %(count)s card, face down.", "Oven: %(count)s cards, face down.", size
+            ) % {"count": size}
+        else:
+            oven_text = _("Oven: empty.")
+        kitchen = view.get("kitchen") or 0
+        parts = [
+            oven_text,
+            ngettext("Kitchen: %(count)s card.", "Kitchen: %(count)s cards.", kitchen) % {"count": kitchen},
+            _("On the table: %(toppings)s.") % {"toppings": toppings_phrase(view.get("table") or {})},
+        ]
+        if context["deciding"]:
+            parts.append(
+                _("Revealed: %(card)s, %(player)s decides.")
+                % {"card": context["deciding"]["recipe"]["label"], "player": context["deciding"]["player"]}
+            )
+        readings["table"] = names.sentences(*parts)
+        return readings
+
     @staticmethod
     def form_context(*, legal_moves: list[Move], view: View) -> dict[str, Any]:
         kinds = {m.get("type") for m in legal_moves}

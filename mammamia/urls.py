@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
+    path("help/keyboard/", views.keyboard_help, name="keyboard-help"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("allauth.urls")),
     path("", include("trust.urls")),

@@ -36,6 +36,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"games": games})
 
 
+@require_safe
+def keyboard_help(request: HttpRequest) -> HttpResponse:
+    """Playing by keyboard and screen reader (issue 31): the game page's commands, in the reader's language."""
+    return render(request, "help/keyboard.html")
+
+
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         game = get_game(slug)

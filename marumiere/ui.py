@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from games.ui import names
 from games.ui.base import GameUI, Move, Players, View, at, move_value, plural_count
 from marumiere.card_backs import MAX_SIZE, card_back_svg
+from marumiere.engine import size_candidates
 from marumiere.names import SUIT_NAMES, SUIT_SHAPES
 
 DATA_FILE = Path(__file__).resolve().parent / "data.json"
@@ -91,12 +92,39 @@ def place_letter(position: Any) -> str:
     return str(position)
 
 
+# How big a back looks, in words (issue 31): what a sighted player reads off it at a glance.
+BIGNESS = {
+    "small": pgettext_lazy("marumiere back", "small"),
+    "medium": pgettext_lazy("marumiere back", "medium"),
+    "large": pgettext_lazy("marumiere back", "large"),
+}
+
+
+def size_reading(size: Any) -> tuple[str, str] | None:
+    """A back's size as a sighted player reads it (issue 31): how big it looks and which numbers it can
+    be ("large", "probably 7 to 9"), from the size the view gives and nothing else; ``None`` without one."""
+    if not isinstance(size, int | float) or isinstance(size, bool):
+        return None
+    numbers = size_candidates(float(size))
+    bigness = "small" if size < 3.5 else "medium" if size < 6.5 else "large"
+    if len(numbers) == 1:
+        likely = _("probably %(number)s") % {"number": numbers[0]}
+    else:
+        likely = _("probably %(low)s to %(high)s") % {"low": numbers[0], "high": numbers[-1]}
+    return str(BIGNESS[bigness]), likely
+
+
 def card_label(card: Mapping[str, Any], *, position: int | None = None) -> str:
-    """A back in words: colour, shape and size (what every sighted player reads off the back), and the face if seen."""
-    parts = [
-        _("%(colour)s %(shape)s, size %(size)s")
-        % {"colour": suit_name(card.get("colour")), "shape": shape_name(card.get("colour")), "size": card.get("size")}
-    ]
+    """A back in words: how big it looks, colour, shape and size (what every sighted player reads off the
+    back) with the numbers that size allows, and the face if seen."""
+    reading = size_reading(card.get("size"))
+    what = {"colour": suit_name(card.get("colour")), "shape": shape_name(card.get("colour")), "size": card.get("size")}
+    if reading is None:
+        parts = [_("%(colour)s %(shape)s, size %(size)s") % what]
+    else:
+        parts = [_("%(bigness)s %(colour)s %(shape)s, size %(size)s") % {**what, "bigness": reading[0]}]
+        if "number" not in card:
+            parts.append(reading[1])
     if position is not None:
         parts.insert(0, _("Position %(position)s") % {"position": place_letter(position)})
     if "number" in card:
@@ -474,6 +502,43 @@ class MarumiereUI(GameUI):
             "row_in_form": form["kind"] in ("bid", "play"),
             "piles_in_form": form["kind"] == "pick",
         }
+
+    def readings(self, *, view: View, seat: int | None, players: Players, context: dict[str, Any]) -> dict[str, str]:
+        """The viewer's row card by card, and the piles on offer or the trick and the last trick (issue 31)."""
+        readings: dict[str, str] = {}
+        row = at(view.get("rows"), seat) if seat is not None else None
+        if seat is not None:
+            cards = names.reading_list(card_label(c, position=i) for i, c in enumerate(row or []))
+            readings["hand"] = _("Your row: %(cards)s.") % {"cards": cards} if row else _(
+                "You have no row yet: pick a pile first."
+            )
+        parts = []
+        if context["piles"]:
+            piles = names.reading_list(p["label"] for p in context["piles"])
+            parts.append(_("Piles on offer: %(piles)s.") % {"piles": piles})
+        if view.get("phase") == "play":
+            number = context["trick_number"]
+            if context["trick"]:
+                cards = names.reading_list(t["label"] for t in context["trick"])
+                parts.append(
+                    _("Trick %(number)s, %(colour)s led: %(cards)s.")
+                    % {"number": number, "colour": context["led"], "cards": cards}
+                )
+            else:
+                parts.append(_("Trick %(number)s: no card played yet.") % {"number": number})
+        last = context["last_trick"]
+        if last:
+            cards = names.reading_list(
+                _("%(player)s: %(card)s") % {"player": c["player"], "card": c["label"]} for c in last["cards"]
+            )
+            parts.append(_("Last trick, won by %(player)s: %(cards)s.") % {"player": last["winner"], "cards": cards})
+        round_text = _("Round %(round)s of %(rounds)s: %(phase)s.") % {
+            "round": context["round"],
+            "rounds": context["rounds"],
+            "phase": context["phase_name"],
+        }
+        readings["table"] = names.sentences(round_text, *parts)
+        return readings
 
     @staticmethod
     def form_context(

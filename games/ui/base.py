@@ -187,7 +187,14 @@ class GameUI:
             "round": view.get("round"),
         }
         context.update(self.game_context(view=view, legal_moves=legal_moves, seat=seat, players=players))
+        context["readings"] = self.readings(view=view, seat=seat, players=players, context=context)
         return {"gameui": context}
+
+    def readings(self, *, view: View, seat: int | None, players: Players, context: dict[str, Any]) -> dict[str, str]:
+        """What the page's keyboard commands read out (issue 31), in sentences: ``hand`` (the viewer's own
+        cards) and ``table`` (the trick, the oven or the kitchen), built from this viewer's ``view`` and the
+        ``context`` made from it, never more than the page shows. Games that have no such parts return {}."""
+        return {}
 
     def seat_context(self, *, view: View, players: Players, seat: int, viewer: int | None) -> dict[str, Any]:
         """What every game shows for one seat; games add their own keys in ``game_context``."""

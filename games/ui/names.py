@@ -77,6 +77,11 @@ def join_list(items: Iterable[Any]) -> str:
     return _(", ").join(parts)
 
 
+def reading_list(items: Iterable[Any]) -> str:
+    """Items that hold commas themselves (cards in words) as one list read out (issue 31): "A; B; C"."""
+    return pgettext("reading separator", "; ").join(str(item) for item in items)
+
+
 def sentences(*parts: Any) -> str:
     """Sentences one after another: a space after a Latin full stop, none after a Chinese or Japanese one
     (「阿華 把鳳梨 ×1 放進烤箱。從廚房抽了 1 張。」)."""

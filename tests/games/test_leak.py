@@ -203,6 +203,39 @@ def check_marumiere_emails(messages) -> None:
             assert not found, (message.subject, found[:5])
 
 
+# Issue 31: a back's "probably …" reading, in the three languages the test's players read, is exactly the range of
+# numbers one of the view's sizes allows: a name never tells more than the view.
+LIKELY_PHRASES = (
+    re.compile(r"probably\s(\d+)(?:\sto\s(\d+))?"),
+    re.compile(r"probablement\s(?:un\s|de\s)?(\d+)(?:\sà\s(\d+))?"),
+    re.compile(r"たぶん\s?(\d+)(?:〜(\d+))?"),
+)
+
+
+def check_marumiere_readings(page: str, view, seat) -> None:
+    from marumiere.engine import size_candidates
+
+    allowed = {(c[0], c[-1]) for c in (size_candidates(float(size)) for size in view_sizes(view))}
+    text = peoples_text(page)
+    stated = [(int(low), int(high or low)) for phrase in LIKELY_PHRASES for low, high in phrase.findall(text)]
+    assert stated, f"seat {seat}: no back read out as a range of numbers: the check is vacuous"
+    wrong = [pair for pair in stated if pair not in allowed]
+    assert not wrong, f"seat {seat}: ranges {wrong[:5]} are not what the view's sizes allow"
+
+
+def check_accessible_names(game, slug, seat, pages) -> None:
+    """Issue 31: the names of cards, piles and tricks and the sentences the keyboard commands read out (hand, table)
+    are on the pages ``check_viewer`` hunted through, so its checks cover them; here, that they are there (not
+    vacuous) and that Marumiere's "probably 7 to 9" is exactly what one of the view's sizes allows."""
+    if slug not in ("mamma-mia", "konamon", "marumiere"):
+        return
+    page = pages["page"]
+    assert 'data-reading="table"' in page, slug
+    assert ('data-reading="hand"' in page) == (seat is not None), slug
+    if slug == "marumiere":
+        check_marumiere_readings(page, SeatView.objects.get(game=game, seat_number=seat).view, seat)
+
+
 def hidden_number_tokens(state, view, seat):
     """The plug-in test game (tests/hidden_number/): the others' secret numbers, drawn as ``hn-number``."""
     own = {view["my_number"]} if view.get("my_number") is not None else set()
@@ -468,6 +501,7 @@ def test_no_page_shows_a_hidden_card(
             checkpoints += 1
             for seat, user in viewers(game):
                 pages = check_viewer(client, game, slug, seat, user)
+                check_accessible_names(game, slug, seat, pages)
                 hidden_seen += int(pages.pop("_hidden_count", "1")) > 0
                 sealed_seen += int(pages.pop("_sealed_count"))
                 if checkpoints <= 2:
