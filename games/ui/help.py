@@ -25,8 +25,11 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
+
+from django.utils import translation
+from django.utils.html import format_html
 
 from games.ui.base import Move, Players, View
 
@@ -126,16 +129,39 @@ def table_help_context(
         if topic in seen or not _TOPIC.match(topic):
             continue
         seen.add(topic)
-        explanation = _explain(game_help, topic)
-        if explanation is not None:
-            entries.append({"id": dom_id(topic), "title": explanation.title, "text": explanation.text})
+        entry = _entry(slug, topic, translation.get_language() or "")
+        if entry is not None:
+            entries.append(entry)
     what_now = ""
     if legal_moves:
         what_now = game_help.what_now(view=view, legal_moves=legal_moves, seat=seat, players=players)
     return {"entries": entries, "what_now": what_now}
 
 
-def _explain(game_help: TableHelp, topic: str) -> Explanation | None:
+@lru_cache(maxsize=8192)
+def _entry(slug: str, topic: str, language: str) -> dict[str, Any] | None:
+    """A topic's explanation on the board: its id, title, text and its markup, a hidden popover (rendered
+    here once per topic and language: a board holds dozens)."""
+    explanation = _explained(slug, topic, language)
+    if explanation is None:
+        return None
+    html = format_html(
+        '<div id="{}" class="help-pop" popover="manual" role="tooltip"><strong class="help-pop__title">{}</strong>'
+        ' <span class="help-pop__text">{}</span></div>',
+        dom_id(topic),
+        explanation.title,
+        explanation.text,
+    )
+    return {"id": dom_id(topic), "title": explanation.title, "text": explanation.text, "html": html}
+
+
+@lru_cache(maxsize=8192)
+def _explained(slug: str, topic: str, language: str) -> Explanation | None:
+    """A topic's explanation in ``language`` (the active one), computed once per process: it depends on the
+    topic, the game's data and the catalogues only, which change with a deployment (a new process)."""
+    game_help = help_of(slug)
+    if game_help is None:
+        return None
     try:
         return game_help.explain(topic)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
