@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from games.ui import names
 from games.ui.base import Move, Players, View
 from games.ui.help import Explanation, TableHelp
+from marumiere.engine import size_candidates
 from marumiere.ui import DATA_FILE, MISERE, TRUMP, face_name, shape_name, suit_name
 
 MARKERS = ("dealer", "leader", "bid", "trick", "piles")
@@ -43,13 +44,8 @@ def size_range(number: int) -> tuple[float, float]:
 
 
 def numbers_for(size: float) -> list[int]:
-    """The numbers whose back can have this size."""
-    found = []
-    for number in game_data()["numbers"]:
-        low, high = size_range(number)
-        if low - 1e-9 <= size <= high + 1e-9:
-            found.append(number)
-    return found
+    """The numbers whose back can have this size (the engine's own reading of a size)."""
+    return list(size_candidates(size))
 
 
 def back_topic(colour: Any, size: Any) -> str | None:
