@@ -375,17 +375,7 @@ class Checker:
         if key in self._axe_done:
             return
         self._axe_done.add(key)
-        if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-            # Evaluated over the DevTools protocol: the page's CSP (script-src 'self' + nonce) stays on.
-            page.evaluate(AXE_JS.read_text(encoding="utf-8") + "\n;undefined")
-        result = page.evaluate(
-            "async (tags) => { const r = await axe.run(document, {runOnly: {type: 'tag', values: tags},"
-            " resultTypes: ['violations']});"
-            " return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
-            " nodes: v.nodes.slice(0, 6).map(n => ({target: n.target.join(' '), summary: n.failureSummary}))})); }",
-            AXE_TAGS,
-        )
-        for violation in result:
+        for violation in axe_violations(page):
             nodes = "; ".join(
                 f"{n['target']} ({(n['summary'] or '').splitlines()[-1].strip()[:160]})" for n in violation["nodes"]
             )
@@ -408,6 +398,23 @@ class Checker:
         path = self.shots / f"{next(self._shot_number):02d}-{moment}-{who}-{size}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
+
+
+def axe_violations(page: Page, include: list[str] | None = None) -> list[dict]:
+    """axe-core's WCAG 2.1 A/AA violations on the page, or only inside the elements ``include`` selects
+    (selectors matching nothing are left out)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        # Evaluated over the DevTools protocol: the page's CSP (script-src 'self' + nonce) stays on.
+        page.evaluate(AXE_JS.read_text(encoding="utf-8") + "\n;undefined")
+    return page.evaluate(
+        "async ([tags, include]) => {"
+        " const context = include ? {include: include.filter(s => document.querySelector(s)).map(s => [s])}"
+        " : document;"
+        " const r = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});"
+        " return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 6).map(n => ({target: n.target.join(' '), summary: n.failureSummary}))})); }",
+        [AXE_TAGS, include],
+    )
 
 
 def dump(obj) -> str:

@@ -24,6 +24,7 @@ from games.models import GameEvent, GameStatus
 from games.play import selectors as play_selectors
 from games.play.next_game import next_awaiting
 from games.play.selectors import GameAccess
+from games.ui.help import table_help_context
 
 LOG_ON_PAGE = 20
 
@@ -206,6 +207,10 @@ def _board(request: HttpRequest, access: GameAccess, players, player_templates, 
         my_turn = bool(legal_moves) and game.status == GameStatus.ACTIVE
         scores = view.get("scores") or []
         board = ui.page_context(view=view, legal_moves=legal_moves, seat=seat_number, players=players)
+        board["table_help"] = table_help_context(
+            game.engine_slug, gameui=board["gameui"], view=view, legal_moves=legal_moves, seat=seat_number,
+            players=players,
+        )
         board.update(
             {
                 "game": game,

@@ -32,6 +32,7 @@ from games.play import services as play_services
 from games.play.next_game import next_awaiting
 from games.play.selectors import GameAccess
 from games.play.stale_page import stale_answer
+from games.ui.help import table_help_context
 
 # Lobby and my games --------------------------------------------------------------
 
@@ -375,6 +376,9 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context["replay_reveal"] = reveal
         context["reveal_template"] = f"{ui.template_folder}/replay_reveal.html"
     context.update(ui.page_context(view=view, legal_moves=[], seat=as_seat, players=players))
+    context["table_help"] = table_help_context(
+        game.engine_slug, gameui=context["gameui"], view=view, legal_moves=[], seat=as_seat, players=players
+    )
     extra = {"step": step, "total": total, "last_move": last_move}
     context["panels"] = panels.shown(page.table_for(request, access, page="replay", players=players, extra=extra))
     return render(request, "games/replay.html", context)

@@ -137,6 +137,7 @@ def action_card(number: int) -> dict[str, Any]:
         ],
         "label": _("Action card No. %(number)s: prep %(prep)s, bake %(bake)s, hand over %(hand_over)s")
         % {"number": number, **counts},
+        "help_topic": f"action-{number}",  # its explanation on the table (konamon/table_help.py)
     }
 
 
@@ -151,6 +152,7 @@ def chip(product: str, *, cooked: bool) -> dict[str, Any]:
         "product": product,
         "cooked": cooked,
         "label": _("%(state)s %(product)s") % {"state": state, "product": product_name(product)},
+        "help_topic": f"chip-{product}-{'cooked' if cooked else 'raw'}",
     }
 
 
@@ -187,6 +189,7 @@ def customer_context(customer: Mapping[str, Any]) -> dict[str, Any]:
     effect = customer.get("effect") or data.get("effect") or "none"
     return {
         "id": cid,
+        "help_topic": f"customer-{cid}",
         "name": names.localized(customer.get("name") or data.get("name")) or str(cid),
         "bonus": customer.get("bonus", data.get("bonus")),
         "mood": customer.get("mood"),
@@ -203,7 +206,12 @@ def customer_context(customer: Mapping[str, Any]) -> dict[str, Any]:
 def served_customer(cid: Any) -> dict[str, Any]:
     """A customer a seat has served, as the seat lists it: name and bonus (no order, no effect)."""
     data = customers_by_id().get(cid, {}) if isinstance(cid, str) else {}
-    return {"id": cid, "name": names.localized(data.get("name")) or str(cid), "bonus": data.get("bonus")}
+    return {
+        "id": cid,
+        "name": names.localized(data.get("name")) or str(cid),
+        "bonus": data.get("bonus"),
+        "help_topic": f"customer-{cid}",
+    }
 
 
 def mood_track(customers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -111,7 +111,7 @@ def source_name(source: Any) -> str:
 
 
 def topping_card(kind: str, count: int | None = None) -> dict[str, Any]:
-    return {"kind": kind, "name": topping_name(kind), "count": count}
+    return {"kind": kind, "name": topping_name(kind), "count": count, "help_topic": f"topping-{kind}"}
 
 
 def recipe_card(recipe_id: str) -> dict[str, Any]:
@@ -129,6 +129,7 @@ def recipe_card(recipe_id: str) -> dict[str, Any]:
         "symbol": SPECIAL_SYMBOLS.get(kind, ""),
         "rule": special_rule(recipe),
         "label": recipe_label(recipe_id, recipe),
+        "help_topic": f"recipe-{recipe_id}",  # its explanation on the table (mamma_mia/table_help.py)
     }
 
 

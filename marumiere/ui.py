@@ -150,6 +150,9 @@ def row_card(card: Mapping[str, Any], position: int) -> dict[str, Any]:
         "played": bool(card.get("played")) and not sideways,
         "label": label,
         "svg": back_svg(card["colour"], card["size"], sideways=sideways, label=label),
+        # Its explanation on the table (marumiere/table_help.py): the face where the view gives it, else the back.
+        "help_topic": f"face-{card.get('colour')}-{card['number']}" if "number" in card
+        else f"back-{card.get('colour')}-{card.get('size')}",
     }
 
 
@@ -165,6 +168,7 @@ def face_card(card: Mapping[str, Any], players: Players, *, winner: Any = None) 
         "is_trump": number == TRUMP,
         "is_winner": winner is not None and seat == winner,
         "label": face_name(card.get("colour"), number) if number is not None else card_label(card),
+        "help_topic": f"face-{card.get('colour')}-{number}" if number is not None else None,
     }
 
 
@@ -179,6 +183,7 @@ def trick_card(card: Mapping[str, Any], players: Players) -> dict[str, Any]:
         "svg": back_svg(card["colour"], card["size"], label=label) if "size" in card else None,
         "colour": card.get("colour"),
         "label": label,
+        "help_topic": f"back-{card.get('colour')}-{card.get('size')}" if "size" in card else None,
     }
 
 
@@ -194,6 +199,7 @@ def pile_option(index: int, pile: Mapping[str, Any], number: int | None = None) 
         "count": pile.get("count"),
         "label": label,
         "svg": back_svg(top["colour"], top["size"], stack=3, label=label) if top else None,
+        "help_topic": f"back-{top.get('colour')}-{top.get('size')}" if top else None,
     }
 
 

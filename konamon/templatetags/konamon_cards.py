@@ -14,6 +14,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.ui.fast_escape import escape_value
+from games.ui.help import help_attribute
 
 register = template.Library()
 
@@ -53,7 +54,7 @@ def kn_action_card(card: Mapping[str, Any]) -> SafeString:
         for c in card.get("counts") or ()
     )
     return mark_safe(  # noqa: S308 - every value escaped by _esc
-        f'<span class="kn-action" title="{_esc(card.get("label"))}"><span class="kn-action__num">'
+        f'<span class="kn-action" title="{_esc(card.get("label"))}"{help_attribute(card)}><span class="kn-action__num">'
         f'{_esc(card.get("number"))}</span><span class="kn-action__counts">{counts}</span></span>\n'
     )
 
@@ -71,7 +72,7 @@ def kn_chip(chip: Mapping[str, Any], decorative: bool = False) -> SafeString:
         opening = 'aria-hidden="true">'
     else:
         label = _esc(chip.get("label"))
-        opening = f'role="img" aria-label="{label}"><title>{label}</title>'
+        opening = f'role="img" aria-label="{label}"{help_attribute(chip)}><title>{label}</title>'
     shape = _SHAPES.get(product, _UNKNOWN_SHAPE) if isinstance(product, str) else _UNKNOWN_SHAPE
     return mark_safe(  # noqa: S308 - every value escaped by _esc, the shapes are constants
         f'<svg class="kn-chip kn-chip--{_esc(product)} {state}" viewBox="0 0 24 24" width="28" height="28" '

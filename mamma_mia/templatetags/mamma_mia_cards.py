@@ -15,6 +15,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.ui.fast_escape import escape_key as _esc
+from games.ui.help import help_attribute
 
 register = template.Library()
 
@@ -75,7 +76,7 @@ def mm_topping(t: Mapping[str, Any], small: bool = False) -> SafeString:
     count = t.get("count")
     badge = f'<span class="mm-topping__count">×{_esc(t, "count")}</span>' if count is not None else ""
     return mark_safe(  # noqa: S308 - every value escaped by _esc, the drawings are constants
-        f'<span class="mm-topping mm-topping--{_esc(t, "kind")}{" is-small" if small else ""}">'
+        f'<span class="mm-topping mm-topping--{_esc(t, "kind")}{" is-small" if small else ""}"{help_attribute(t)}>'
         f'{_icon(t.get("kind", _MISSING), 20 if small else 30)}<span class="mm-topping__name">{_esc(t, "name")}</span>'
         f"{badge}</span>\n"
     )
@@ -95,7 +96,7 @@ def mm_recipe(r: Mapping[str, Any], small: bool = False) -> SafeString:
     )
     return mark_safe(  # noqa: S308 - every value escaped by _esc, the drawings are constants
         f'<span class="mm-recipe mm-recipe--{_esc(r, "colour")}{" is-small" if small else ""}'
-        f'{" is-special" if symbol else ""}" title="{_esc(r, "label")}">'
+        f'{" is-special" if symbol else ""}" title="{_esc(r, "label")}"{help_attribute(r)}>'
         f'<span class="mm-recipe__head">{_esc(r, "name")}</span><span class="mm-recipe__body">'
         + (f'<span class="mm-recipe__symbol" aria-hidden="true">{_esc(r, "symbol")}</span>' if symbol else "")
         + needs

@@ -14,6 +14,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.ui.fast_escape import escape_key as _esc
+from games.ui.help import help_attribute
 
 register = template.Library()
 
@@ -32,7 +33,8 @@ def mr_card(c: Mapping[str, Any], place: bool = False) -> SafeString:
     )
     shown_place = f'<span class="mr-card__pos" aria-hidden="true">{_esc(c, "shown_position")}</span>' if place else ""
     return mark_safe(  # noqa: S308 - every value escaped by _esc (the back's SVG is marked safe by the UI)
-        f'<span class="mr-card mr-card--{_esc(c, "colour")}{classes}">{_esc(c, "svg")}{number}{shown_place}</span>\n'
+        f'<span class="mr-card mr-card--{_esc(c, "colour")}{classes}"{help_attribute(c)}>'
+        f'{_esc(c, "svg")}{number}{shown_place}</span>\n'
     )
 
 
@@ -41,7 +43,8 @@ def mr_face(c: Mapping[str, Any]) -> SafeString:
     """``{% mr_face c %}``: a face-up card of a finished trick (``c`` from ``face_card()``)."""
     c = c if isinstance(c, Mapping) else {}
     return mark_safe(  # noqa: S308 - every value escaped by _esc
-        f'<span class="mr-face mr-face--{_esc(c, "colour")}{" is-trump" if c.get("is_trump") else ""}" role="img" '
+        f'<span class="mr-face mr-face--{_esc(c, "colour")}{" is-trump" if c.get("is_trump") else ""}" role="img"'
+        f'{help_attribute(c)} '
         f'aria-label="{_esc(c, "label")}"><span class="mr-face__num" aria-hidden="true">{_esc(c, "number")}</span>'
         f'<span class="mr-face__suit" aria-hidden="true">{_esc(c, "colour_name")}</span></span>\n'
     )

@@ -15,7 +15,10 @@ Three layers, for each engine:
 4. Fair play (issue 30): while the game runs, the site's secret, the deal's seed and the salt of every sealed
    choice not yet revealed are in no response (a commitment to one of a handful of choices could otherwise be
    opened by trying them all); the commitments the viewer's log holds are on the check page (positive control).
-5. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
+5. Help on the table (issue 27): a hidden card's explanation (named after the card: help-recipe-<id>,
+   help-action-<n>, help-face-<colour>-<n>) is on no page, and the help and "What can I do now?" are on the page,
+   so every hunt above covers them; the isolation check proves they read the viewer's view alone.
+6. Notes and chat (issue 17): a seat's private note is in no response for anyone else (pages, partial,
    API, My games); the table chat, which the platform adds nothing to, reaches every viewer.
 """
 
@@ -80,7 +83,8 @@ def mamma_mia_tokens(state, view, seat):
     own = set(view["hand"]["recipes"]) if seat is not None and view.get("hand") else set()
 
     def tokens(ids):
-        return {escape(recipe_card(r)["label"]) for r in ids} | set(ids)
+        # Issue 27: a recipe's explanation on the table is named after it (help-recipe-<id>).
+        return {escape(recipe_card(r)["label"]) for r in ids} | set(ids) | {f"help-recipe-{r}" for r in ids}
 
     return tokens(hidden), tokens(own)
 
@@ -102,9 +106,23 @@ def konamon_tokens(state, view, seat):
     own = set(view.get("hand") or [])
 
     def tokens(numbers):
-        return {escape(str(action_card(n)["label"])) for n in numbers}
+        # Issue 27: an action card's explanation on the table is named after it (help-action-<n>).
+        return {escape(str(action_card(n)["label"])) for n in numbers} | {f"help-action-{n}" for n in numbers}
 
     return tokens(hidden), tokens(own)
+
+
+def marumiere_hidden_faces(state, view) -> set[str]:
+    """The card ids (colour-number) in rows and piles whose face this viewer's view does not give: the help on
+    the table explains a face (help-face-<id>) only where the view shows it (issue 27)."""
+    dealt = {card for row in state.get("rows") or [] for card in row}
+    dealt |= {card for pile in state.get("piles") or [] for card in (pile if isinstance(pile, list) else [])}
+    seen = {
+        f"{value['colour']}-{value['number']}"
+        for _key, value in walk(view)
+        if isinstance(value, dict) and "colour" in value and value.get("number") is not None
+    }
+    return dealt - seen
 
 
 def marumiere_faces_shown(view) -> int:
@@ -397,6 +415,14 @@ def check_viewer(client, game, slug, seat, user):
         drawn = len(re.findall(r'class="mr-card__num"', pages["page"]))
         assert drawn <= shown, f"marumiere seat {seat}: {drawn} faces drawn, the view gives {shown}"
         check_marumiere_sizes(pages, row.view, seat)
+        hidden_faces = marumiere_hidden_faces(state, view)
+        leaked = sorted(face for face in hidden_faces if f'help-face-{face}"' in everything)
+        assert not leaked, f"marumiere seat {seat}: the help explains hidden faces {leaked[:5]}"
+        pages["_hidden_count"] = str(len(hidden_faces))
+    # Issue 27: the help on the table and "What can I do now?" are on the page (so the hunts above cover them).
+    assert "data-table-help" in pages["page"], f"{slug}: no help on the table"
+    if user is not None and row.legal_moves and game.status == GameStatus.ACTIVE:
+        assert 'class="what-now"' in pages["page"], f"{slug} seat {seat}: no 'What can I do now?'"
     return pages
 
 

@@ -43,7 +43,7 @@ def test_the_bid_card_is_drawn_turned_sideways():
     state = a_trick_being_played()
     context = ui.page_context(view=engine.view(state, None), legal_moves=[], seat=None, players=make_players(3))
     table = render("marumiere", "table", context)
-    bids = re.findall(r'<span class="mr-card mr-card--\w+ is-bid[^"]*">(<svg.*?</svg>)', table, re.S)
+    bids = re.findall(r'<span class="mr-card mr-card--\w+ is-bid[^"]*"[^>]*>(<svg.*?</svg>)', table, re.S)
     assert len(bids) == 3
     for svg in bids:
         assert 'viewBox="0 0 84 60"' in svg and "rotate(90" in svg, svg[:300]
