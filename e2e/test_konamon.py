@@ -3,8 +3,6 @@ the simultaneous choice of action cards, then each card worked step by step."""
 
 from __future__ import annotations
 
-import pytest
-
 from e2e.tables import Choice, button_move, check_the_end, play_to_end, start_game, summary
 
 STEPS = ("prep", "bake", "hand_over")

@@ -35,6 +35,7 @@ from games.exceptions import (
     NotSeated,
     NotYourTurn,
 )
+from games.history.since import seen_log_size
 from games.models import (
     Game,
     GameEvent,
@@ -44,7 +45,6 @@ from games.models import (
     PlayerStats,
     Seat,
 )
-from games.history.since import seen_log_size
 from games.play.forced import play_forced_moves, plays_itself
 from games.play.ranks import platform_ranks
 from games.play.stale import stale_refusal
