@@ -3,8 +3,6 @@ the simultaneous choice of action cards, then each card worked step by step."""
 
 from __future__ import annotations
 
-import pytest
-
 from e2e.tables import Choice, button_move, check_the_end, play_to_end, start_game, summary
 
 STEPS = ("prep", "bake", "hand_over")
@@ -32,11 +30,6 @@ def konamon_policy(kind, rng, table) -> Choice:
     return Choice(button=stop[0], note="work-next")
 
 
-@pytest.mark.skip(
-    reason="Quarantined 2026-11-27 at the merge of issues 32 and 34: on the phone, a Konamon! card's later step "
-    "(one tap after the first was confirmed, issue 32) sometimes neither sends nor asks within 15 s in this "
-    "harness; e2e/test_turn_loop.py covers the one-confirmation path. First task of the next stop (issue 32)."
-)
 def test_konamon_two_people_to_the_end(player_factory, checker, findings, mailbox, stack):
     players = [player_factory("taro", "phone"), player_factory("yuki", "desktop")]
     table = start_game(players, checker, findings, mailbox, stack.base_url, slug="konamon", seats=2, seed=3)

@@ -185,12 +185,18 @@ def in_first_screen(page: Page, selector: str) -> bool:
 GAMES = ["konamon", "mamma-mia", "marumiere"]
 
 
+@pytest.mark.parametrize("asked_on", ["phone", "desktop"])
 @pytest.mark.parametrize("slug", GAMES)
-def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findings, mailbox, stack, artifacts):
+def test_a_page_behind_never_loses_a_choice(slug, asked_on, player_factory, checker, findings, mailbox, stack,
+                                            artifacts):
+    """Each stale case on both viewports: ``asked_on`` is the one asked "still play it?" (and whose turns are
+    measured); the other is told its move is no longer possible."""
     findings.expect_console(r"status of 409 \(Conflict\)")  # the stale moves this test posts on purpose
     phone, desktop = player_factory("loop", "phone"), player_factory("loop", "desktop")
     phone.page.set_viewport_size(PHONE_390)
-    figures: dict = {"game": slug}
+    if asked_on == "desktop":  # the roles swapped: below, "phone" is the player asked, "desktop" the other
+        phone, desktop = desktop, phone
+    figures: dict = {"game": slug, "asked_on": asked_on}
     for attempt in range(3):  # each deal comes from the game's fresh seed: a game may end first
         table = start_game([phone, desktop], checker, findings, mailbox, stack.base_url, slug=slug, seats=2, seed=5)
         game_id = table.game_id
@@ -226,8 +232,8 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         expect(answer).to_be_visible()
         expect(answer).to_contain_text(re.compile(r"since you chose — still play"))
         assert in_first_screen(page, "#stale-answer"), "the answer is not on the phone's screen"
-        checker.page(page, f"{slug} still play it? (phone)", axe=True, axe_key=f"{slug}-stale-still-phone")
-        page.screenshot(path=str(checker.shots / f"{slug}-still-play-phone.png"))
+        checker.page(page, f"{slug} still play it? ({asked_on})", axe=True, axe_key=f"{slug}-stale-still-{asked_on}")
+        page.screenshot(path=str(checker.shots / f"{slug}-still-play-{asked_on}.png"))
         first = meter.figures()
         offset = form_offset(page)
         meter.tap(answer.locator("[data-stale-confirm]"), navigates=True)
@@ -264,8 +270,9 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
             "() => { const a = document.getElementById('stale-answer'), m = document.querySelector('.moves-wrap');"
             " return !m || a.nextElementSibling === m; }"
         )
-        checker.page(d, f"{slug} no longer possible (desktop)", axe=True, axe_key=f"{slug}-stale-gone-desktop")
-        d.screenshot(path=str(checker.shots / f"{slug}-no-longer-possible-desktop.png"))
+        told_on = "desktop" if asked_on == "phone" else "phone"
+        checker.page(d, f"{slug} no longer possible ({told_on})", axe=True, axe_key=f"{slug}-stale-gone-{told_on}")
+        d.screenshot(path=str(checker.shots / f"{slug}-no-longer-possible-{told_on}.png"))
         if result["found"].get("type") == "turn":  # radios: what still applies is selected again
             kept = d.locator("#moves input[type=radio]:checked")
             assert kept.count() >= 1, "no part of the choice was kept"
@@ -281,7 +288,7 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         expect(since).to_have_attribute("open", "")
         expect(since.locator(".since__lines li").first).to_be_visible()
         since.scroll_into_view_if_needed()
-        page.screenshot(path=str(checker.shots / f"{slug}-since-phone.png"))
+        page.screenshot(path=str(checker.shots / f"{slug}-since-{asked_on}.png"))
         figures["since_shown"] = True
         # Taps and scroll from opening the turn link to the move sent (no page behind): the phone.
         offered = server(stack, game_id, phone.username, "await")
@@ -307,7 +314,7 @@ def test_a_page_behind_never_loses_a_choice(slug, player_factory, checker, findi
         pytest.fail(f"no {slug} game gave the situations in three tries")
     out = artifacts / "turn-loop-figures.json"
     data = json.loads(out.read_text()) if out.exists() else {}
-    data[slug] = figures
+    data[slug if asked_on == "phone" else f"{slug} ({asked_on})"] = figures
     out.write_text(json.dumps(data, indent=2))
 
 

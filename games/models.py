@@ -276,6 +276,9 @@ class Seat(models.Model):
     turn_clock = models.DurationField(_("time at the start of the turn"), null=True, blank=True)
     # Set when the player opens the game page ("once until I visit").
     last_seen_version = models.PositiveIntegerField(_("last seen version"), default=0)
+    # The seat's log length at last_seen_version, written with it (games.play.services.mark_visited): where
+    # "since your last visit" starts (issue 32), so the summary reads no move to find it.
+    last_seen_log_size = models.PositiveIntegerField(_("log length last seen"), default=0)
     last_visited_at = models.DateTimeField(_("last visited"), null=True, blank=True)
     # Written once the game has ended, for match history in SQL.
     final_rank = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)

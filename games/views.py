@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.confirm import must_confirm
+from accounts.confirm import must_confirm, remember_confirmed
 from games import page, panels, policies
 from games.engines import engine_slugs, get_engine
 from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnavailable, StaleVersion
@@ -283,6 +283,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
             context.update(stale_answer(request=request, access=access, refusal=exc, players=context["players"]))
         template = "games/_live.html" if request.htmx else "games/game.html"
         return render(request, template, context, status=exc.status)
+    remember_confirmed(request)
     if not request.htmx and request.user.next_game_after_move:  # issue 32: straight on, when the turn is over
         going_on = next_awaiting(user=request.user, besides=game_id)
         if going_on is not None and not play_selectors.awaits(user=request.user, game_id=game_id):

@@ -31,8 +31,9 @@ class TogetherConfig(AppConfig):
         policies.register_my_games_extra(page.my_games_extra)
         policies.register_access_columns(together_selectors.access_columns)
         from games import panels
-        from together.panels import after_game, replay_chat, table
+        from together.panels import after_game, replay_chat, requests, table
 
         panels.register(table.panel)
         panels.register(after_game.panel)
+        panels.register(requests.panel)
         panels.register(replay_chat.panel)

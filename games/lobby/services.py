@@ -37,7 +37,8 @@ from games.models import (
     Visibility,
     seat_colours,
 )
-from games.play.services import schedule_bots
+from games.play.forced import play_forced_moves, plays_itself
+from games.play.services import do_play_move, schedule_bots
 from games.policies import check_may_invite, check_may_join
 from games.tables import (
     Table,
@@ -410,9 +411,12 @@ def _start(table: Table) -> None:
     game.save(update_fields=["status", "started_at", "round"])
     logs = write_views(table, computed, version=game.version, movers=set())
     newly = update_awaited(table, engine.waiting_for(state), movers=set(), now=now)
+    newly = [s for s in newly if not plays_itself(table, s)]  # played at once below: no "your move" (issue 32)
     add_event(table, GameEvent.Kind.STARTED)
     signals.game_started.send(sender=Game, game=game, seats=list(table.seats))
     signals.game_advanced.send(
         sender=Game, game=game, newly_awaited_seats=newly, moves=[], seat_views=dict(table.views), seat_logs=logs
     )
+    # A seat whose very first move is its only one plays it now, like any later forced move (issue 32).
+    play_forced_moves(table, play=do_play_move)
     schedule_bots(table)

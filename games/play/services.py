@@ -35,6 +35,7 @@ from games.exceptions import (
     NotSeated,
     NotYourTurn,
 )
+from games.history.since import seen_log_size
 from games.models import (
     Game,
     GameEvent,
@@ -436,8 +437,11 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int, 
 
 
 def mark_visited(*, seat_id: int, version: int) -> None:
-    """The player opened the game page at ``version`` (for "once until I visit")."""
-    Seat.objects.filter(pk=seat_id).update(last_seen_version=version, last_visited_at=timezone.now())
+    """The player opened the game page at ``version`` (for "once until I visit"), and where their log stood
+    then (where "since your last visit" starts, issue 32): one UPDATE."""
+    Seat.objects.filter(pk=seat_id).update(
+        last_seen_version=version, last_seen_log_size=seen_log_size(version), last_visited_at=timezone.now()
+    )
 
 
 def note_visit(*, seat: Seat, version: int) -> None:

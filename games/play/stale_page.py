@@ -21,7 +21,9 @@ from games.history.since import Since, since
 from games.play.selectors import GameAccess, seat_view_for
 
 # Fields of the move form that are not the player's choice.
-NOT_CHOICES = frozenset({"csrfmiddlewaretoken", "version", "idempotency_key", "confirmed", "one_tap"})
+NOT_CHOICES = frozenset(
+    {"csrfmiddlewaretoken", "version", "idempotency_key", "confirmed", "one_tap", "confirm_once"}
+)
 
 
 def _who(summary: Since | None, viewer_name: str | None) -> str | None:

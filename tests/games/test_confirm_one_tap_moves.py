@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -112,3 +113,58 @@ def test_the_game_page_tells_the_script_the_players_choice_and_marks_one_tap_for
     assert 'data-confirm-moves="never"' in page
     assert 'id="confirm-move-bar"' in page and "js/confirm" in page
     assert 'name="one_tap" value="1"' in page
+
+
+STEPS = {"prep", "bake", "hand_over"}
+
+
+def konamon_card_with_steps_left(game, rng):
+    """Play on until a player is awaited working a Konamon! card step by step; (seat, its step moves)."""
+    from games.models import GameStatus
+    from games.play import services as play_services
+
+    for _ in range(400):
+        game.refresh_from_db()
+        assert game.status == GameStatus.ACTIVE
+        seat, view = awaited_human(game)
+        steps = [m for m in view.legal_moves if m.get("type") in STEPS]
+        if steps:
+            return seat, steps
+        play_services.check_play_move(
+            user=seat.user, game_id=game.pk, move=rng.choice(view.legal_moves), expected_version=game.version
+        )
+    raise AssertionError("no card worked step by step came up")
+
+
+@pytest.mark.django_db
+def test_without_javascript_a_konamon_card_is_confirmed_once_for_all_its_steps(players, client):
+    """Issue 32, one confirmation per decision: the first step of a card asks on a page of its own; once sent,
+    the card's later steps go with one tap; the next card asks again."""
+    import random
+
+    game = start_game("konamon", players[:2])
+    rng = random.Random(4)
+    asked_again = worked_on = False
+    for _ in range(30):
+        seat, steps = konamon_card_with_steps_left(game, rng)
+        seat.user.confirm_moves = ConfirmMoves.ALWAYS
+        seat.user.save(update_fields=["confirm_moves"])
+        client.force_login(seat.user)
+        page = client.get(reverse("game", args=[game.pk])).content.decode()
+        decision = re.search(r'name="confirm_once" value="([^"]+)"', page).group(1)
+        if decision in client.session.get("confirmed_once", []):
+            response = tap(client, game, move=steps[0], confirm_once=decision, idempotency_key=str(uuid.uuid4()))
+            assert response.status_code == 302, "a later step of a confirmed card was asked about"
+            worked_on = True
+        else:
+            key = str(uuid.uuid4())
+            response = tap(client, game, move=steps[0], confirm_once=decision, idempotency_key=key)
+            assert "confirm-move__form" in response.content.decode(), "a card's first step went without asking"
+            assert f'name="confirm_once" value="{decision}"' in response.content.decode()  # sent on with "Send"
+            asked_again = asked_again or bool(client.session.get("confirmed_once"))
+            response = tap(client, game, move=steps[0], confirm_once=decision, idempotency_key=key, confirmed="1")
+            assert response.status_code == 302
+            assert decision in client.session["confirmed_once"]
+        if worked_on and asked_again:
+            return
+    raise AssertionError(f"no card with a later step, or no second card (worked on {worked_on}, asked {asked_again})")

@@ -101,3 +101,32 @@ def test_the_settings_page_and_the_api_keep_the_turn_settings(players, client):
     assert api.status_code == 200 and api.json()["play_forced_moves"] is True
     user.refresh_from_db()
     assert user.play_forced_moves is True and user.next_game_after_move is True
+
+
+@pytest.mark.django_db
+def test_an_only_possible_first_move_is_played_as_the_game_starts(players, django_capture_on_commit_callbacks):
+    """Hidden number up to 1: the first seat's one guess is its only move, played as the game starts (the
+    start brought it about, as any other move would), logged, and nobody is told "your move" for it."""
+    for user in players[:2]:
+        user.notify_mode = NotifyMode.EVERY_TIME
+        user.save(update_fields=["notify_mode"])
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game("hidden-number", players[:2], options={"top": 1})
+    game.refresh_from_db()
+    forced = list(Move.objects.filter(game=game))
+    assert [(m.sequence, m.made_by) for m in forced] == [(1, "forced")]
+    assert GameEvent.objects.filter(game=game, kind=GameEvent.Kind.FORCED_MOVE).count() == 1
+    assert game.status == GameStatus.FINISHED  # the one guess names the other's number
+    assert not OutboxEmail.objects.filter(dedupe_key__startswith=f"turn:{game.pk}:").exists()
+
+
+@pytest.mark.django_db
+def test_with_the_setting_off_the_first_move_waits_for_its_player(players):
+    for user in players[:2]:
+        user.play_forced_moves = False
+        user.save(update_fields=["play_forced_moves"])
+    game = start_game("hidden-number", players[:2], options={"top": 1})
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE and not Move.objects.filter(game=game).exists()
+    seat, view = awaited_human(game)
+    assert len(view.legal_moves) == 1

@@ -283,7 +283,8 @@ def responses_for(client, game, *, seated: bool = False, seat: int | None = None
     since = max(0, game.version - 7)
     if seated and seat is not None:
         # Issue 32: the page's "since your last visit" (seen last a few moves ago) and the API's field.
-        Seat.objects.filter(game=game, number=seat).update(last_seen_version=since)
+        seat_id = Seat.objects.get(game=game, number=seat).pk
+        play_services.mark_visited(seat_id=seat_id, version=since)
     urls = {
         "page": reverse("game", args=[game.pk]),
         "api-since": reverse("api-game", args=[game.pk]) + f"?since={since}",

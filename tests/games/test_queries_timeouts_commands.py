@@ -6,6 +6,7 @@ import contextlib
 import json
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -97,27 +98,65 @@ def test_queries_per_page_and_move_do_not_grow_with_the_game(players, client):
 
 
 @pytest.mark.django_db
-def test_the_since_summary_costs_the_same_deep_into_the_game(players, client):
-    """The first visit after others moved shows what changed (issue 32): a few queries more than a page, the
-    same few after three moves unseen as after a hundred and fifty."""
+def test_the_since_summary_costs_one_query_however_deep_into_the_game(players, client):
+    """The first visit after others moved shows what changed (issue 32) for one query more than a page that
+    shows nothing new (the viewer's row with the seats that moved; where the log stood is on the seat), the
+    same after three moves unseen as after a hundred and fifty."""
 
-    def page_unseen_since(moves: int) -> int:
+    def page_queries(game, seat) -> tuple[int, str]:
+        client.force_login(seat.user)
+        with CaptureQueriesContext(connection) as page:
+            response = client.get(reverse("game", args=[game.pk]))
+        assert response.status_code == 200
+        return len(page), response.content.decode()
+
+    def extra_for_since(moves: int) -> int:
         rng = random.Random(moves)
         game = start_game("konamon", players[:4])
         seat, _view = awaited_human(game)
-        Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)
+        last_seen = game.version
         advance(game, moves, rng)
         game.refresh_from_db()
-        seat.refresh_from_db()
-        assert game.status == GameStatus.ACTIVE and seat.last_seen_version < game.version
-        client.force_login(seat.user)
-        with CaptureQueriesContext(connection) as page:
-            assert client.get(reverse("game", args=[game.pk])).status_code == 200
-        return len(page)
+        assert game.status == GameStatus.ACTIVE
+        # The page seen (its board now cached), its visit written: no summary.
+        play_services.mark_visited(seat_id=seat.pk, version=game.version)
+        Seat.objects.filter(pk=seat.pk).update(last_visited_at=None)
+        page_queries(game, seat)
+        Seat.objects.filter(pk=seat.pk).update(last_visited_at=None)
+        seen, html = page_queries(game, seat)
+        assert 'id="since"' not in html
+        # The same page last seen before the others moved: its visit written too, and the summary.
+        play_services.mark_visited(seat_id=seat.pk, version=last_seen)
+        unseen, html = page_queries(game, seat)
+        assert 'id="since"' in html
+        return unseen - seen
 
-    few, many = page_unseen_since(3), page_unseen_since(150)
-    assert few == many, (few, many)
-    assert many <= 14
+    assert extra_for_since(3) == extra_for_since(150) == 1
+
+
+@pytest.mark.django_db
+def test_the_visit_keeps_where_the_log_stood_as_the_moves_say(players):
+    """``Seat.last_seen_log_size`` is the viewer's log length at the version seen (the moves' ``log_positions``),
+    so the page's summary says what the API's ``?since=<version>`` says."""
+    from games.history.since import log_position, since, since_last_visit
+
+    game = start_game("konamon", players[:4])
+    seat, _view = awaited_human(game)
+    rng = random.Random(5)
+    for _ in range(3):
+        play_services.mark_visited(seat_id=seat.pk, version=game.version)
+        seat.refresh_from_db()
+        assert seat.last_seen_log_size == log_position(game=game, seat_number=seat.number, version=game.version)
+        advance(game, 7, rng)
+        game.refresh_from_db()
+    seat.refresh_from_db()
+    players_ = play_selectors.player_dicts(list(game.seats.all()))
+    access = SimpleNamespace(seat=seat, game=game)  # what the page's GameAccess gives it
+    with CaptureQueriesContext(connection) as queries:
+        page = since_last_visit(access=access, players=players_)
+    assert len(queries) == 1
+    api = since(game=game, seat_number=seat.number, version=seat.last_seen_version, players=players_)
+    assert page is not None and page.count > 0 and page.as_json() == api.as_json()
 
 
 @pytest.mark.django_db

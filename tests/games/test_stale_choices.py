@@ -174,7 +174,7 @@ def test_a_konamon_choice_from_a_page_behind_whose_choices_did_not_change_is_app
 def test_the_page_says_what_changed_since_the_last_visit_once(slug, players, client):
     seat, _page_version, _old, _new, game = behind(slug, players[:2], 3)
     client.force_login(seat.user)
-    Seat.objects.filter(pk=seat.pk).update(last_seen_version=1)
+    play_services.mark_visited(seat_id=seat.pk, version=1)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert '<details class="since card" id="since" open' in page
     assert "Since your last visit" in page

@@ -42,7 +42,7 @@ class HiddenNumber(Engine):
     name = "Hidden number"
     min_players = 2
     max_players = 2
-    options = {"top": [100, 20]}
+    options = {"top": [100, 20, 1]}  # 1: the first guess is the only one (a forced move at the start)
 
     def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         self.check_players(players)

@@ -96,6 +96,28 @@ def test_a_game_is_called_off_when_every_other_human_accepts(client, players):
     assert check_snapshot(game).problems == []
 
 
+def test_a_call_off_awaiting_your_answer_is_a_banner_above_the_board(client, players):
+    """Issue 32: a request that needs an answer from you shows at the top of the table, not under "Leaving the
+    table"; answered, it says so there; it goes when the proposal does."""
+    game = start_game("konamon", players[:3])
+    client.force_login(players[0])
+    client.post(reverse("together-call-off", args=[game.pk]))
+    client.force_login(players[1])
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    banner = html.index('class="request-banner')
+    assert banner < html.index('class="table-wrap"') and banner < html.index('id="table-actions"')
+    assert html.count("Agree to call it off") == 1 and html.index("Agree to call it off") > banner
+    partial = client.get(reverse("game-table", args=[game.pk]) + "?v=old").content.decode()
+    assert 'class="request-banner' in partial  # the live partial brings it too
+    client.post(reverse("together-call-off-answer", args=[game.pk]), {"answer": "accept"})
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "You agreed." in html and "Agree to call it off" not in html
+    client.force_login(players[2])
+    client.post(reverse("together-call-off-answer", args=[game.pk]), {"answer": "decline"})
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'class="request-banner' not in html and "wanted to play on" in html
+
+
 def test_a_called_off_game_says_so_at_the_top_and_reveals_its_seed_everywhere(client, players):
     game = start_game("konamon", players[:2], bots=1)
     services.propose_call_off(user=players[0], game_id=game.pk)
