@@ -9,6 +9,7 @@ every status each operation answers (``api.schema``).
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,6 +20,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from api import pagination
+from api.parsers import SafeJSONParser
 from api.snapshot import snapshot
 from games import policies
 from games.engines import engine_slugs
@@ -47,7 +49,6 @@ from games.serializers import (
     ReplaySerializer,
     RevealSerializer,
 )
-from trust.parsers import SafeJSONParser
 
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 MY_GAMES_PER_PAGE = 50
@@ -81,6 +82,14 @@ def _valid(serializer_class, request, *, partial: bool = False) -> dict:
     serializer = serializer_class(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def player(username: str):
+    """The active player of that username; 404 ``not_found`` otherwise (the profile, history and league APIs)."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise GameNotFound(_("There is no such player."))
+    return user
 
 
 def _seats_prefetch():

@@ -12,7 +12,8 @@ class GamesConfig(AppConfig):
         # the web's too (Celery's autodiscovery imports them only in a worker).
         from games import panels, tasks  # noqa: F401
         from games.lobby import panel as invitations
-        from games.panels import deal_check
+        from games.panels import clocks, deal_check
 
         panels.register(invitations.panel)
         panels.register(deal_check.panel)
+        panels.register(clocks.panel)

@@ -98,9 +98,7 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
-    from trust.invites import note_use
-
-    note_use(token)
+    policies.invite_links.note_use(token)
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
     invited.pop(str(game_id), None)
     invited[str(game_id)] = token
@@ -293,7 +291,7 @@ NOT_RESENT = frozenset({"csrfmiddlewaretoken", "confirmed"})
 
 
 def _confirm_move_page(request: HttpRequest, game_id: int) -> HttpResponse | None:
-    """"Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
+    """ "Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
     table to choose again. ``None`` when the post is no legal move of the viewer (it is then refused
     the usual way)."""
     access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)

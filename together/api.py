@@ -12,7 +12,7 @@ from rest_framework.utils.urls import replace_query_param
 
 from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from api.pagination import page_serializer
-from games.api import ApiView, _query_int, _valid, _visible, errors
+from games.api import ApiView, _query_int, _valid, _visible, errors, player
 from games.exceptions import GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH, CallOff, Report
@@ -113,13 +113,6 @@ class BlockedUserSerializer(serializers.Serializer):
 
 
 _access = _visible
-
-
-def _player(username: str):
-    """The active player of that username (404 otherwise, as for any unknown id in the path)."""
-    from accounts.api import player
-
-    return player(username)
 
 
 class ChatView(ApiView):
@@ -311,13 +304,13 @@ class BlockView(ApiView):
 
     @extend_schema(request=None, responses={204: None, **errors(400)})
     def post(self, request, username: str):
-        _player(username)
+        player(username)
         moderation.block(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, username: str):
-        _player(username)
+        player(username)
         moderation.unblock(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

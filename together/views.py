@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from api.errors import conceal_unseen_game
+from games.api_errors import conceal_unseen_game
 from games.exceptions import GameError, GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import Report

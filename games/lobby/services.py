@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from clocks.arithmetic import InvalidTimeControl, TimeControl
 from clocks.controls import game_fields
-from games import fairness, signals
+from games import fairness, policies, signals
 from games.engines import engine_slugs, get_engine
 from games.exceptions import (
     AlreadySeated,
@@ -57,18 +57,14 @@ from live import publish as live_publish
 
 
 def invite_token(game: Game) -> str:
-    """A new invitation link's token for ``game``, made for its creator (trust.invites: per link, revocable,
-    expiring when the game starts or after INVITE_LINK_HOURS)."""
-    from trust.invites import create_link
-
-    return create_link(user=game.created_by, game_id=game.pk).token
+    """A new invitation link's token for ``game``, made for its creator (``policies.invite_links``: per link,
+    revocable, expiring when the game starts or after INVITE_LINK_HOURS)."""
+    return policies.invite_links.create_link(user=game.created_by, game_id=game.pk).token
 
 
 def game_id_from_invite(token: str) -> int | None:
-    """The game a usable invitation link admits to (trust.invites), or ``None``."""
-    from trust.invites import game_id_for
-
-    return game_id_for(token)
+    """The game a usable invitation link admits to (``policies.invite_links``), or ``None``."""
+    return policies.invite_links.game_id_for(token)
 
 
 @transaction.atomic
