@@ -246,6 +246,16 @@ class HandOverView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class RematchSeatSerializer(serializers.Serializer):
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the rematch's deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
+
+
 class RematchView(ApiView):
     """The rematch of an ended game (404 if none); or propose it (returns the live one if there is one)."""
 
@@ -259,9 +269,10 @@ class RematchView(ApiView):
             raise GameNotFound(_("This game has no rematch."))
         return Response(RematchSerializer(info).data)
 
-    @extend_schema(request=None, responses={201: RematchSerializer, **errors(403, 409)})
+    @extend_schema(request=RematchSeatSerializer, responses={201: RematchSerializer, **errors(403, 409)})
     def post(self, request, game_id: int):
-        made = rematch.propose_rematch(user=request.user, game_id=game_id)
+        data = _valid(RematchSeatSerializer, request)
+        made = rematch.propose_rematch(user=request.user, game_id=game_id, contribution=data.get("contribution", ""))
         info = selectors.rematch_info(game=made.original, user=request.user)
         return Response(RematchSerializer(info).data, status=status.HTTP_201_CREATED)
 
@@ -272,7 +283,7 @@ class RematchAcceptView(ApiView):
     serializer_class = None
 
     @extend_schema(
-        request=None,
+        request=RematchSeatSerializer,
         responses={
             200: inline_serializer(
                 "RematchAccepted", {"game": serializers.IntegerField(), "status": serializers.CharField()}
@@ -281,7 +292,8 @@ class RematchAcceptView(ApiView):
         },
     )
     def post(self, request, game_id: int):
-        game = rematch.accept_rematch(user=request.user, game_id=game_id)
+        data = _valid(RematchSeatSerializer, request)
+        game = rematch.accept_rematch(user=request.user, game_id=game_id, contribution=data.get("contribution", ""))
         game.refresh_from_db()
         return Response({"game": game.pk, "status": game.status})
 
