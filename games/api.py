@@ -28,12 +28,14 @@ from games.exceptions import GameError, GameNotActive, GameNotFound, GameNotOpen
 from games.history import selectors as history_selectors
 from games.history import services as history_services
 from games.history.since import since
+from games.lobby import commitments
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
+    CommitmentSerializer,
     ContributionSerializer,
     CreateGameSerializer,
     ErrorSerializer,
@@ -154,8 +156,22 @@ class MyGamesView(ApiView):
             bots=data["bots"],
             rated=data["rated"],
             contribution=data.get("contribution", ""),
+            commitment=data.get("commitment", ""),
         )
         return Response(_summary(request, game), status=status.HTTP_201_CREATED)
+
+
+class CommitmentView(ApiView):
+    """Before creating a game: the site fixes its secret and shows its SHA-256 now, before you draw your
+    contribution (two-step create; pass it as `commitment` to POST /api/games/)."""
+
+    serializer_class = CommitmentSerializer
+
+    @extend_schema(request=None, responses={201: CommitmentSerializer})
+    def post(self, request):
+        made = commitments.commit(user=request.user)
+        body = {"commitment": made.secret_sha256, "expires_at": made.created_at + commitments.COMMITMENT_LIFETIME}
+        return Response(CommitmentSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class LobbyView(ApiView):

@@ -23,6 +23,7 @@ from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnava
 from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
+from games.lobby import commitments
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
@@ -80,6 +81,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 bots=data["bots"],
                 rated=data["rated"],
                 contribution=request.POST.get("contribution", ""),  # static/js/fairness.js (issue 30)
+                commitment=request.POST.get("commitment", ""),  # shown on this form before the bits were drawn
             )
         except InvitationRefused as exc:
             form.add_error("invite", exc.message)
@@ -87,7 +89,11 @@ def create_game(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("game", game.pk)
-    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+    # Two-step create (games.lobby.commitments): the site's secret is fixed and its hash shown before the page
+    # draws the creator's bits; each showing of the form has its own.
+    commitment = commitments.commit(user=request.user).secret_sha256
+    context = {"form": form, "commitment": commitment}
+    return render(request, "games/create.html", context, status=400 if form.errors else 200)
 
 
 # Joining, leaving, inviting ----------------------------------------------------------

@@ -26,6 +26,7 @@ from games.exceptions import (
     NotAllowed,
     NotSeated,
 )
+from games.lobby import commitments
 from games.models import (
     Game,
     GameEvent,
@@ -81,6 +82,7 @@ def create_game(
     rated: bool = True,
     allow_stacked_deal: bool = False,
     contribution: str = "",
+    commitment: str = "",
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
@@ -88,7 +90,9 @@ def create_game(
     none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option. ``contribution``: the
-    creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none.
+    creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none. ``commitment``: the
+    SHA-256 the site showed the creator before their bits were drawn (``games.lobby.commitments``): the game takes
+    that secret; "" draws a new one now.
     """
     contribution = fairness.parse_contribution(contribution)
     if engine_slug not in engine_slugs():
@@ -120,7 +124,7 @@ def create_game(
     except ValueError:
         raise BadInput() from None
 
-    seed = new_seed()
+    seed = commitments.take(user=user, commitment=commitment) if commitment else new_seed()
     game = Game.objects.create(
         engine_slug=engine_slug,
         options=options,
