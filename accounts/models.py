@@ -68,7 +68,7 @@ class User(AbstractUser):
     # Vacation: deadlines pause until this moment.
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
     # Weekdays on which this player's clocks do not run, in their time zone: bit 0 Monday ... bit 6 Sunday
-    # (clocks.arithmetic.quiet_weekdays). Changed through clocks.services, which re-reads running clocks.
+    # (clocks.arithmetic.quiet_weekdays). Changed through games.clock_settings, which re-reads running clocks.
     quiet_days = models.PositiveSmallIntegerField(_("quiet days"), default=0)
     # Has push subscriptions or active webhooks (kept by reach.fanout.refresh_flags): a move looks up the
     # channels only of the players who use them, at no cost for everyone else (the user row is loaded anyway).

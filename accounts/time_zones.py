@@ -4,7 +4,8 @@
 underscores), its city part ("Tokyo" is Asia/Tokyo), or a city or country that has no zone of its own, in the
 site's four languages ("Osaka", "京都", "Pékin", "台北"). ``zone_options`` is the searchable list the settings page
 offers (each zone with its city in the reader's language where we know it, and its offset from UTC now).
-``set_from_browser`` gives an account the zone its browser reports (``Intl``) until its owner chooses one.
+``profiles.services.set_from_browser`` gives an account the zone its browser reports (``Intl``) until its owner
+chooses one.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import zoneinfo
 from functools import cache
 
 from django.utils import timezone
-
-from accounts.models import TimeZoneSource
 
 # Zones people live in: a continent or ocean and a city (no legacy "Japan", "US/Eastern" or "Etc/GMT+9").
 REGIONS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific")
@@ -191,23 +190,3 @@ def zone_options(*, language: str) -> list[tuple[str, str]]:
     known = [name for name in CITY_NAMES if name in all_zone_names()]
     rest = [name for name in listed_zone_names() if name not in CITY_NAMES]
     return [(name, zone_label(name, language=language)) for name in (*known, *rest)]
-
-
-def set_from_browser(*, user, name: str) -> bool:
-    """Give ``user`` the zone their browser reports, unless they chose one (or one was set already); whether it
-    was set. Through ``clocks.services`` (running clocks are re-read first, as for a change in the settings)."""
-    from clocks.services import change_clock_settings
-
-    if user.time_zone_source or name not in all_zone_names():
-        return False
-
-    def apply(locked) -> None:
-        if locked.time_zone_source:  # set meanwhile (another tab, or the settings page)
-            return
-        locked.time_zone, locked.time_zone_source = name, TimeZoneSource.BROWSER
-        locked.save(update_fields=["time_zone", "time_zone_source"])
-
-    locked = change_clock_settings(user=user, apply=apply)
-    user.time_zone_source = locked.time_zone_source
-    return locked.time_zone == name and locked.time_zone_source == TimeZoneSource.BROWSER
-

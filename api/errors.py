@@ -2,8 +2,9 @@
 
 Two places make sure of it, and no view needs to care:
 
-- ``exception_handler`` (DRF's ``EXCEPTION_HANDLER``): the platform's ``GameError`` and DRF's own
-  exceptions (validation, authentication, parsing, throttling...) inside an API view; a
+- ``exception_handler`` (called by ``games.api_errors.exception_handler``, DRF's ``EXCEPTION_HANDLER``,
+  which answers the platform's ``GameError`` itself): DRF's own exceptions (validation, authentication,
+  parsing, throttling...) inside an API view; a
   validation error adds ``fields`` (per-field messages).
 - ``ApiErrorMiddleware`` (outermost): what never reaches a view or escapes it — an unknown route
   or a bad id in the path (the URL resolver's 404), a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``
@@ -25,8 +26,7 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.exceptions import GameError
-from trust.parsers import JsonRefused
+from api.parsers import JsonRefused
 
 logger = logging.getLogger(__name__)
 
@@ -105,30 +105,12 @@ def form_invalid(form) -> drf_exceptions.ValidationError:
     )
 
 
-def conceal_unseen_game(exc: GameError, *, request, kwargs) -> GameError:
-    """A refusal about a game the requester may not see becomes "no such game" (404), as for an id that does not
-    exist: whether a private game exists never leaks through a 403 or 409 (issue 29 item 7). Checked only when a
-    request on a game's path is refused, so a success costs nothing."""
-    from games.exceptions import GameNotFound
-
-    game_id = (kwargs or {}).get("game_id")
-    if isinstance(exc, GameNotFound) or game_id is None or request is None:
-        return exc
-    from games.play.selectors import game_access
-
-    access = game_access(game_id=game_id, user=request.user, session=getattr(request, "session", None))
-    return GameNotFound() if access is None or not access.may_view else exc
-
-
 def exception_handler(exc, context) -> Response | None:
-    """DRF's ``EXCEPTION_HANDLER``: the platform's and DRF's exceptions as the one error shape.
+    """DRF's exceptions as the one error shape (``games.api_errors.exception_handler``, DRF's
+    ``EXCEPTION_HANDLER``, answers the platform's ``GameError`` and passes the rest here).
 
     Anything else is left to Django (logged, then turned into the 500 answer by ``ApiErrorMiddleware``).
     """
-    if isinstance(exc, GameError):
-        exc = conceal_unseen_game(exc, request=context.get("request"), kwargs=context.get("kwargs"))
-        extra = exc.extra() if hasattr(exc, "extra") else {}
-        return Response(error_body(exc.code, exc.message, **extra), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body(*status_error(413)), status=413)
     if isinstance(exc, Http404):

@@ -176,7 +176,7 @@ class Pauses:
     """When one player's clock does not run, from a given moment on.
 
     ``away_until``: the player is away from the clock's reading until then. That holds because the clock is
-    re-read whenever an absence begins, changes or ends (``clocks.services``): an absence never began after
+    re-read whenever an absence begins, changes or ends (``games.clock_settings``): an absence never began after
     the moment a clock was last read.
     """
 

@@ -8,7 +8,6 @@ from rest_framework import permissions, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from accounts.api import player
 from api import pagination
 from competition import leagues as league_services
 from competition import selectors
@@ -20,7 +19,7 @@ from competition.serializers import (
     LeagueSerializer,
     PlayerRatingSerializer,
 )
-from games.api import ApiView, _valid, errors
+from games.api import ApiView, _valid, errors, player
 from games.engines import engine_slugs
 from games.exceptions import GameNotFound
 

@@ -8,7 +8,7 @@ class CompetitionConfig(AppConfig):
 
     def ready(self) -> None:
         # Ratings and league standings follow the games platform's signals (games/signals.py);
-        # league e-mails are rendered by notifications.emails like every other outbox row.
+        # league e-mails are message kinds of the outbox like every other (competition.emails).
         from competition import emails, receivers  # noqa: F401
 
         emails.register()

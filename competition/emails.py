@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from competition.leagues import standings
+from competition.models import League, LeagueGame
+from notifications.emails import Rendered, absolute
+from notifications.outbox import MessageKind, register_kind
+
 LEAGUE_STARTED = "league_started"
 LEAGUE_FINISHED = "league_finished"
 
 
 def _league_context(row, ctx) -> tuple:
-    from competition.leagues import standings
-    from competition.models import League, LeagueGame
-    from notifications.emails import absolute
-
     league = League.objects.select_related("winner").get(pk=row.payload["league"])
     ctx.update(league=league, league_url=absolute(league.get_absolute_url()))
     # The base templates show their button for a game_url: here, the league's page.
@@ -30,15 +31,11 @@ def _league_context(row, ctx) -> tuple:
 
 
 def _started(row, ctx):
-    from notifications.emails import Rendered
-
     league, ctx = _league_context(row, ctx)
     return Rendered(_("League “%(name)s” has started") % {"name": league.name}, "league_started", ctx)
 
 
 def _finished(row, ctx):
-    from notifications.emails import Rendered
-
     league, ctx = _league_context(row, ctx)
     if row.payload.get("cancelled"):
         ctx["cancelled"] = True
@@ -51,8 +48,7 @@ def _finished(row, ctx):
 
 
 def register() -> None:
-    """Teach the outbox's renderer the league e-mails (their kinds are plain strings in ``kind``)."""
-    from notifications import emails
-
-    emails.RENDERERS.setdefault(LEAGUE_STARTED, _started)
-    emails.RENDERERS.setdefault(LEAGUE_FINISHED, _finished)
+    """The league e-mails are message kinds like the others (``notifications.outbox``): "service" mail, as they
+    concern no game's turn (queued only for those who want game mail, ``competition.leagues``)."""
+    register_kind(MessageKind(LEAGUE_STARTED, "service", render_email=_started))
+    register_kind(MessageKind(LEAGUE_FINISHED, "service", render_email=_finished))

@@ -9,6 +9,7 @@ every status each operation answers (``api.schema``).
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -19,6 +20,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from api import pagination
+from api.parsers import SafeJSONParser
 from api.snapshot import snapshot
 from games import policies
 from games.engines import engine_slugs
@@ -26,12 +28,14 @@ from games.exceptions import GameError, GameNotActive, GameNotFound, GameNotOpen
 from games.history import selectors as history_selectors
 from games.history import services as history_services
 from games.history.since import since
+from games.lobby import commitments
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
+    CommitmentSerializer,
     ContributionSerializer,
     CreateGameSerializer,
     ErrorSerializer,
@@ -47,7 +51,6 @@ from games.serializers import (
     ReplaySerializer,
     RevealSerializer,
 )
-from trust.parsers import SafeJSONParser
 
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 MY_GAMES_PER_PAGE = 50
@@ -81,6 +84,14 @@ def _valid(serializer_class, request, *, partial: bool = False) -> dict:
     serializer = serializer_class(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def player(username: str):
+    """The active player of that username; 404 ``not_found`` otherwise (the profile, history and league APIs)."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise GameNotFound(_("There is no such player."))
+    return user
 
 
 def _seats_prefetch():
@@ -145,8 +156,22 @@ class MyGamesView(ApiView):
             bots=data["bots"],
             rated=data["rated"],
             contribution=data.get("contribution", ""),
+            commitment=data.get("commitment", ""),
         )
         return Response(_summary(request, game), status=status.HTTP_201_CREATED)
+
+
+class CommitmentView(ApiView):
+    """Before creating a game: the site fixes its secret and shows its SHA-256 now, before you draw your
+    contribution (two-step create; pass it as `commitment` to POST /api/games/)."""
+
+    serializer_class = CommitmentSerializer
+
+    @extend_schema(request=None, responses={201: CommitmentSerializer})
+    def post(self, request):
+        made = commitments.commit(user=request.user)
+        body = {"commitment": made.secret_sha256, "expires_at": made.created_at + commitments.COMMITMENT_LIFETIME}
+        return Response(CommitmentSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class LobbyView(ApiView):

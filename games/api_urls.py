@@ -22,6 +22,7 @@ class SwaggerDocs(SpectacularSwaggerSplitView):
 urlpatterns = [
     path("docs/", SwaggerDocs.as_view(url_name="api-schema"), name="api-docs"),
     path("games/", api.MyGamesView.as_view(), name="api-games"),
+    path("games/commitment/", api.CommitmentView.as_view(), name="api-game-commitment"),
     path("lobby/", api.LobbyView.as_view(), name="api-lobby"),
     path("games/<int:game_id>/", api.GameView.as_view(), name="api-game"),
     path("games/<int:game_id>/moves/", api.MoveView.as_view(), name="api-game-move"),

@@ -184,6 +184,16 @@ class GameNotFound(GameError):
         return _("There is no such game.")
 
 
+class CommitmentUnknown(GameError):
+    """A game created with a commitment the site never made for this person, or made and used or forgotten."""
+
+    code = "commitment_unknown"
+    status = 409
+
+    def default_message(self) -> str:
+        return _("The site's commitment for this game has expired or was used already. Please create the game again.")
+
+
 class ContributionFixed(GameError):
     """A seat's contribution to the deal is set once (issue 30): the other players have seen it."""
 

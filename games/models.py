@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -496,3 +497,21 @@ class TutorialGuest(models.Model):
 
     def __str__(self) -> str:
         return f"tutorial guest {self.user_id}"
+
+
+class DealCommitment(models.Model):
+    """The site's secret for a game someone is about to create, committed (its SHA-256 shown) before their own
+    random bits are drawn (issue 30: two-step create). Taken, once, by the game created with it; forgotten after
+    ``games.lobby.commitments.COMMITMENT_LIFETIME``. The secret stays here, never shown, until it becomes a game's."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deal_commitments")
+    secret_sha256 = models.CharField(max_length=64, unique=True)
+    secret = models.CharField(max_length=40)  # decimal digits of a 128-bit number, as GameState.seed
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("deal commitment")
+        verbose_name_plural = _("deal commitments")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.secret_sha256[:12]}"

@@ -21,13 +21,19 @@ word, the feature registers a callable here in its ``AppConfig.ready()`` and the
   Each expression is evaluated per seat row (``OuterRef("pk")`` is the seat, ``OuterRef("game_id")`` its
   game); prefix the names with the app's name.
 
+- **invitation links**: ``invite_links``, one provider (``register_invite_links``) of the per-link invitations
+  to a game (``trust.invites``): ``create_link(user=, game_id=)``, ``game_id_for(token)``, ``note_use(token)``,
+  ``links_for(game)``, ``link_url(request, link)``, ``session_holds_usable_link(session, game)``. The lobby
+  makes and reads links through it; with none registered a game has no links (only seats and invitations by
+  name admit to a private game).
+
 Each list is filled once at start-up (``ready()``), read many times; the order is the apps' order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 join_vetoes: list[Callable[..., None]] = []
 invitation_vetoes: list[Callable[..., None]] = []
@@ -37,6 +43,42 @@ event_texts: list[Callable[[str, str], str | None]] = []
 my_games_extras: list[Callable[..., dict]] = []
 stats_extras: list[Callable[..., None]] = []
 access_columns: list[Callable[..., dict]] = []
+
+
+class InviteLinks(Protocol):
+    """Per-link invitations to a game (``trust.invites`` is one: a module with these functions)."""
+
+    def create_link(self, *, user, game_id: int) -> Any: ...
+    def game_id_for(self, token: str) -> int | None: ...
+    def note_use(self, token: str) -> None: ...
+    def links_for(self, game) -> list: ...
+    def link_url(self, request, link) -> str: ...
+    def session_holds_usable_link(self, session, game) -> bool: ...
+
+
+class NoInviteLinks:
+    """No provider registered: nothing is made, no token admits, no session holds a link."""
+
+    def create_link(self, *, user, game_id: int) -> Any:
+        raise LookupError("no invitation-link provider is registered (games.policies.register_invite_links)")
+
+    def game_id_for(self, token: str) -> int | None:
+        return None
+
+    def note_use(self, token: str) -> None:
+        return None
+
+    def links_for(self, game) -> list:
+        return []
+
+    def link_url(self, request, link) -> str:
+        return ""
+
+    def session_holds_usable_link(self, session, game) -> bool:
+        return False
+
+
+invite_links: InviteLinks = NoInviteLinks()
 
 
 def _add(registry: list, function: Callable) -> Callable:
@@ -75,6 +117,12 @@ def register_stats_extra(extra: Callable[..., None]) -> Callable[..., None]:
 
 def register_access_columns(columns: Callable[..., dict]) -> Callable[..., dict]:
     return _add(access_columns, columns)
+
+
+def register_invite_links(provider: InviteLinks) -> InviteLinks:
+    global invite_links
+    invite_links = provider
+    return provider
 
 
 def access_annotations(*, user) -> dict:

@@ -283,6 +283,14 @@ class CreateGameSerializer(serializers.Serializer):
         help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
         "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
     )
+    commitment = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The site's commitment from POST /api/games/commitment/, asked for before you draw your "
+        "contribution: the game takes that secret (once; 409 commitment_unknown if used or expired). Without it "
+        "the site draws its secret as the game is created.",
+    )
 
     def validate(self, data):
         engine = get_engine(data["game"])
@@ -324,6 +332,11 @@ class JoinSerializer(serializers.Serializer):
         help_text="Your 128 random bits for the deal, as 32 hex digits: draw them yourself (e.g. "
         "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
     )
+
+
+class CommitmentSerializer(serializers.Serializer):
+    commitment = serializers.CharField(help_text="SHA-256 (hex) of the site's secret for the game you create next.")
+    expires_at = serializers.DateTimeField(help_text="Create the game before this.")
 
 
 class ContributionSerializer(serializers.Serializer):

@@ -23,6 +23,7 @@ from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnava
 from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
+from games.lobby import commitments
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
@@ -81,6 +82,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 bots=data["bots"],
                 rated=data["rated"],
                 contribution=request.POST.get("contribution", ""),  # static/js/fairness.js (issue 30)
+                commitment=request.POST.get("commitment", ""),  # shown on this form before the bits were drawn
             )
         except InvitationRefused as exc:
             form.add_error("invite", exc.message)
@@ -88,7 +90,11 @@ def create_game(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect("game", game.pk)
-    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+    # Two-step create (games.lobby.commitments): the site's secret is fixed and its hash shown before the page
+    # draws the creator's bits; each showing of the form has its own.
+    commitment = commitments.commit(user=request.user).secret_sha256
+    context = {"form": form, "commitment": commitment}
+    return render(request, "games/create.html", context, status=400 if form.errors else 200)
 
 
 # Joining, leaving, inviting ----------------------------------------------------------
@@ -99,9 +105,7 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
     game_id = lobby_services.game_id_from_invite(token)
     if game_id is None:
         raise Http404
-    from trust.invites import note_use
-
-    note_use(token)
+    policies.invite_links.note_use(token)
     invited = dict(request.session.get(INVITED_SESSION_KEY, {}))
     invited.pop(str(game_id), None)
     invited[str(game_id)] = token
@@ -295,7 +299,7 @@ NOT_RESENT = frozenset({"csrfmiddlewaretoken", "confirmed"})
 
 
 def _confirm_move_page(request: HttpRequest, game_id: int) -> HttpResponse | None:
-    """"Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
+    """ "Send this move?" for a one-tap move: the same fields again with ``confirmed=1``, or back to the
     table to choose again. ``None`` when the post is no legal move of the viewer (it is then refused
     the usual way)."""
     access = play_selectors.game_access(game_id=game_id, user=request.user, session=request.session)

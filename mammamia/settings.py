@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "trust",
     "together",
     "reach",
+    "profiles",
 ]
 
 MIDDLEWARE = [
@@ -159,7 +160,7 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/3m/key",
 }
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "trust.adapter.AccountAdapter"
 # The owner's way in while a stranger exhausts the password limits: a one-time code sent by e-mail.
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # Behind a reverse proxy every request comes from the proxy's address: the client's is the
@@ -246,6 +247,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Django does after a request (broken, older than CONN_MAX_AGE, left in a transaction).
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TASK_IGNORE_RESULT = True
+# Every task sent (a move's bot turn, an e-mail or push/webhook delivery) retries a broker that is down this
+# briefly, then gives up: the request is not held for long, and the row waits in PostgreSQL for the sweepers
+# (the stalled-bot sweep, deliver_pending_notifications, deliver_pending_reach). One policy for every caller.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
@@ -336,13 +341,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # JSON in and out only: a move is a nested object, which a form cannot carry. The parser refuses
-    # NUL, lone surrogates, deep nesting and non-finite numbers with a 400 (trust.parsers); only
+    # NUL, lone surrogates, deep nesting and non-finite numbers with a 400 (api.parsers); only
     # POST /api/token/ also takes a form (trust.api).
-    "DEFAULT_PARSER_CLASSES": ["trust.parsers.SafeJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_METADATA_CLASS": "trust.metadata.SafeMetadata",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "api.schema.ApiAutoSchema",
     "DEFAULT_PAGINATION_CLASS": None,
 }

@@ -2,26 +2,30 @@
 
 Batches: rows are delivered in batches (``deliver_many``; the on-commit tasks
 carry up to ``BATCH_SIZE`` ids, the sweeper takes the due rows in batches of
-that size): one transaction, one claim query, one query for the seats of the
-batch's games (obsolescence, players, deadlines), one SMTP connection, one
-UPDATE for the rows sent. ``deliver`` is a batch of one.
+that size): one claim, one query for the seats of the batch's games
+(obsolescence, players, deadlines), one SMTP connection, one UPDATE for the
+rows sent. ``deliver`` is a batch of one.
 
-Claiming: the batch's rows are locked ``SELECT ... FOR UPDATE SKIP LOCKED`` and
-only while still ``pending`` and due; the SMTP conversations happen with the
-locks held and the rows are marked ``sent`` in that same transaction. Two
-workers (the on-commit task and the sweeper, a task redelivered by the broker)
-can never both send a row: the second one skips the locked row, or finds it
-sent.
+Claiming, with no lock held while SMTP talks (``notifications.claims``, as for
+pushes and webhooks): the batch's rows are claimed in a short transaction
+(``FOR UPDATE SKIP LOCKED`` while ``pending`` and due; the obsolete dropped;
+each kept row's attempt counted and its ``next_attempt_at`` pushed
+``CLAIM_LEASE`` ahead), committed; then rendered and sent with no transaction
+open; then the outcomes are written, each only while the row is still as we
+claimed it. Two workers (the on-commit task and the sweeper, a task
+redelivered by the broker) can never both send a row: the second one skips
+the locked row, or finds it claimed (not due) or sent. A move, an account's
+deletion or another batch never waits for a mail server.
 
-At-least-once, deliberately. The one window left is between the SMTP server's
-"250 accepted" and our COMMIT: every message of a batch is rendered before the
-first is sent, so the window is the batch's SMTP conversations (milliseconds
-on a local relay) plus the UPDATE; a worker killed exactly there or the
-database vanishing at that instant leaves the batch's rows pending, and those
-already accepted are sent again later, with the SAME Message-ID, which most
-mail systems use to drop the copy. The alternative, committing "sending"
-before talking to SMTP (at-most-once), would turn the same crash into a lost
-"your move" e-mail, which is worse for a game that waits on that player.
+At-least-once, deliberately. A worker that dies after its claim leaves the
+rows pending: they are due again when the lease runs out (it outlasts any
+task, ``CELERY_TASK_TIME_LIMIT``), and those the server had accepted are sent
+again, with the SAME Message-ID, which most mail systems use to drop the copy.
+Every message of a batch is rendered before the first is sent, so the window
+is the batch's SMTP conversations (milliseconds on a local relay) plus the
+UPDATE. The alternative, marking them sent before talking to SMTP
+(at-most-once), would turn the same crash into a lost "your move" e-mail,
+which is worse for a game that waits on that player.
 
 Failures: a temporary one (connection refused, timeout, 4xx) is logged and
 retried with exponential backoff (``backoff``) up to ``MAX_ATTEMPTS``; a
@@ -46,13 +50,13 @@ from collections import defaultdict
 from contextlib import suppress
 from enum import StrEnum
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import mailers
-from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import NotifyMode
+from notifications import claims
 from notifications.models import OutboxEmail
 from notifications.outbox import get_channel, get_kind, obsolete_reason_of
 
@@ -61,11 +65,14 @@ logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 12  # with the backoff below: retried for about a day and a half
 BACKOFF_BASE = dt.timedelta(minutes=1)
 BACKOFF_MAX = dt.timedelta(hours=6)
-DUE_TOLERANCE = dt.timedelta(seconds=5)
+DUE_TOLERANCE = claims.DUE_TOLERANCE
 SWEEP_BATCH = 200
-# Rows per delivery batch (an on-commit task, a step of the sweeper). Larger batches share more (one transaction,
-# one SMTP connection) but hold their locks longer and widen the re-send window on a crash.
+# Rows per delivery batch (an on-commit task, a step of the sweeper). Larger batches share more (one claim, one
+# SMTP connection) but widen the re-send window on a crash.
 BATCH_SIZE = 25
+# How long claimed rows stay out of the due set: longer than any task may run (its hard time limit stops it), so
+# a row is due again only once the worker that claimed it can no longer be sending it.
+CLAIM_LEASE = dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
 SWEEP_SECONDS = 25.0  # keep a sweep shorter than the beat period
 
 class Outcome(StrEnum):
@@ -127,16 +134,6 @@ def obsolete_reason(row: OutboxEmail, *, seats: list | None = None) -> str | Non
     return obsolete_reason_of(row)
 
 
-def _claim(email_ids: list[int], now) -> list[OutboxEmail]:
-    """Lock the rows among ``email_ids`` that are pending and due; rows another transaction holds are skipped."""
-    return list(
-        OutboxEmail.objects.select_for_update(skip_locked=True, of=("self",))
-        .select_related("user", "game")
-        .filter(pk__in=email_ids, status=OutboxEmail.Status.PENDING, next_attempt_at__lte=now + DUE_TOLERANCE)
-        .order_by("pk")
-    )
-
-
 def _seats_by_game(rows: list[OutboxEmail]) -> dict[int, list]:
     """Every seat (user loaded) of the games the rows are about, in one query."""
     from games.models import Seat
@@ -162,50 +159,60 @@ def deliver(email_id: int, *, mailer=None) -> Outcome:
 
 
 def deliver_many(email_ids: list[int], *, mailer=None) -> dict[int, Outcome]:
-    """Deliver the rows among ``email_ids`` that are pending and due, in one transaction; each id's outcome.
+    """Deliver the rows among ``email_ids`` that are pending and due; each id's outcome. Claimed in one short
+    transaction, sent with none open, each outcome written after (``notifications.claims``).
 
     ``mailer``: an open backend to reuse (the sweeper's), left open; else a new ``mailers.default`` connection,
     opened for the rows to send and closed at the end.
     """
     channel = get_channel("email")
     outcomes = dict.fromkeys(email_ids, Outcome.SKIPPED)
-    connection = mailer if mailer is not None else mailers.default
     now = timezone.now()
-    try:
-        with transaction.atomic():
-            rows = _claim(list(outcomes), now)
-            if not rows:
-                return outcomes
-            seats = _seats_by_game(rows)
-            ready, dropped = [], defaultdict(list)
-            for row in rows:
-                reason = obsolete_reason(row, seats=seats.get(row.game_id))
-                if reason is not None:
-                    dropped[reason].append(row.pk)
-                    outcomes[row.pk] = Outcome.DROPPED
-                    logger.info("outbox e-mail %s (%s) dropped: %s", row.pk, row.dedupe_key, reason)
-                else:
-                    ready.append(row)
-            for reason, ids in dropped.items():
-                OutboxEmail.objects.filter(pk__in=ids).update(status=OutboxEmail.Status.DROPPED, last_error=reason)
-            # Render every message before the first is sent: the window between a server's "accepted"
-            # and our COMMIT (see the module docstring) holds only the SMTP conversations.
-            shared, messages = channel.shared(seats), []
-            for row in ready:
-                row.attempts += 1
-                try:
-                    messages.append((row, channel.build_message(row, shared=shared)))
-                except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
-                    outcomes[row.pk] = _failed(row, exc, now)
-            sent = _send(messages, connection, outcomes, now)
-            if sent:
-                OutboxEmail.objects.filter(pk__in=[row.pk for row in sent]).update(
-                    status=OutboxEmail.Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1, last_error=""
+    seats: dict[int, list] = {}
+
+    def screen(rows: list[OutboxEmail]) -> list[OutboxEmail]:
+        """Under the claim's locks: drop what must not be sent any more; the rows to send."""
+        seats.update(_seats_by_game(rows))
+        ready, dropped = [], defaultdict(list)
+        for row in rows:
+            reason = obsolete_reason(row, seats=seats.get(row.game_id))
+            if reason is not None:
+                dropped[reason].append(row.pk)
+                outcomes[row.pk] = Outcome.DROPPED
+                logger.info("outbox e-mail %s (%s) dropped: %s", row.pk, row.dedupe_key, reason)
+            elif row.attempts >= MAX_ATTEMPTS:  # its workers stopped during every attempt (each lease ran out)
+                OutboxEmail.objects.filter(pk=row.pk).update(
+                    status=OutboxEmail.Status.FAILED, last_error=row.last_error or "gave up: no attempt finished"
                 )
-            for row in sent:
-                outcomes[row.pk] = Outcome.SENT
-                logger.info("outbox e-mail %s (%s) sent to user %s", row.pk, row.dedupe_key, row.user_id)
-            return outcomes
+                outcomes[row.pk] = Outcome.FAILED
+                logger.error("outbox e-mail %s gave up after %s attempts", row.pk, row.attempts)
+            else:
+                ready.append(row)
+        for reason, ids in dropped.items():
+            OutboxEmail.objects.filter(pk__in=ids).update(status=OutboxEmail.Status.DROPPED, last_error=reason)
+        return ready
+
+    rows = claims.claim_due(
+        OutboxEmail.objects.select_related("user", "game"), outcomes, now=now, lease=CLAIM_LEASE, screen=screen
+    )
+    if not rows:
+        return outcomes
+    connection = mailer if mailer is not None else mailers.default
+    try:
+        # Render every message before the first is sent: the window between a server's "accepted" and the
+        # outcome's UPDATE (see the module docstring) holds only the SMTP conversations.
+        shared, messages = channel.shared(seats), []
+        for row in rows:
+            try:
+                messages.append((row, channel.build_message(row, shared=shared)))
+            except Exception as exc:  # noqa: BLE001 - every failure is recorded on the row
+                outcomes[row.pk] = _failed(row, exc, now)
+        sent = _send(messages, connection, outcomes, now)
+        claims.record(OutboxEmail, sent, status=OutboxEmail.Status.SENT, sent_at=timezone.now(), last_error="")
+        for row in sent:
+            outcomes[row.pk] = Outcome.SENT
+            logger.info("outbox e-mail %s (%s) sent to user %s", row.pk, row.dedupe_key, row.user_id)
+        return outcomes
     finally:
         if mailer is None:
             with suppress(Exception):
@@ -222,9 +229,12 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
             outcomes[row.pk] = _failed(row, unreachable, now)
             continue
         if row.user_id in refused and get_kind(row.kind).audience != "account":
-            # Its address was refused for good a moment ago (and flagged): as obsolete_reason would say now.
-            row.status, row.last_error = OutboxEmail.Status.DROPPED, "address undeliverable"
-            row.save(update_fields=["status", "last_error"])
+            # Its address was refused for good a moment ago (and flagged): as obsolete_reason would say now. Not
+            # an attempt: its claim's count is given back.
+            claims.record(
+                OutboxEmail, [row], status=OutboxEmail.Status.DROPPED, last_error="address undeliverable",
+                attempts=row.attempts - 1,
+            )
             outcomes[row.pk] = Outcome.DROPPED
             continue
         connecting = True  # until open() says it reused a connection (an old one may just have gone stale)
@@ -249,11 +259,13 @@ def _send(messages: list, connection, outcomes: dict[int, Outcome], now) -> list
 
 
 def _failed(row: OutboxEmail, exc: Exception, now) -> Outcome:
+    """Record a failed attempt of a claimed row (``row.attempts`` counts it): failed for good, or due again after
+    its backoff."""
     permanent = classify(exc)
     row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
     if permanent is not None:
         row.status = OutboxEmail.Status.FAILED
-        row.save(update_fields=["status", "attempts", "last_error"])
+        claims.record(OutboxEmail, [row], status=row.status, last_error=row.last_error)
         logger.warning("outbox e-mail %s to user %s failed for good: %s", row.pk, row.user_id, permanent)
         if permanent.bad_address and get_kind(row.kind).audience != "account":
             get_user_model().objects.filter(pk=row.user_id, email_undeliverable_since__isnull=True).update(
@@ -263,11 +275,11 @@ def _failed(row: OutboxEmail, exc: Exception, now) -> Outcome:
         return Outcome.FAILED
     if row.attempts >= MAX_ATTEMPTS:
         row.status = OutboxEmail.Status.FAILED
-        row.save(update_fields=["status", "attempts", "last_error"])
+        claims.record(OutboxEmail, [row], status=row.status, last_error=row.last_error)
         logger.error("outbox e-mail %s gave up after %s attempts: %s", row.pk, row.attempts, row.last_error)
         return Outcome.FAILED
     row.next_attempt_at = now + backoff(row.attempts)
-    row.save(update_fields=["attempts", "last_error", "next_attempt_at"])
+    claims.record(OutboxEmail, [row], last_error=row.last_error, next_attempt_at=row.next_attempt_at)
     logger.warning(
         "outbox e-mail %s: attempt %s failed (%s); next at %s",
         row.pk, row.attempts, row.last_error, row.next_attempt_at.isoformat(),

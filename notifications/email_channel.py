@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from notifications.outbox import PUBLISH_RETRY_POLICY, Draft, get_kind, queue, wants_game_mail, wants_reminders
+from notifications.outbox import Draft, get_kind, queue, wants_game_mail, wants_reminders
 
 logger = logging.getLogger(__name__)
 
@@ -58,9 +58,8 @@ class EmailChannel:
 
         for start in range(0, len(ids), BATCH_SIZE):
             try:
-                deliver_emails.apply_async(
-                    args=[ids[start : start + BATCH_SIZE]], retry=True, retry_policy=PUBLISH_RETRY_POLICY
-                )
+                # retry: briefly, by the one policy of settings.CELERY_TASK_PUBLISH_RETRY_POLICY
+                deliver_emails.apply_async(args=[ids[start : start + BATCH_SIZE]], retry=True)
             except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
                 # The next batches would wait for the same broker, each up to the retry policy's delays.
                 logger.warning("could not queue delivery of %s outbox e-mails (ids from %s); the sweeper will send "

@@ -394,10 +394,6 @@ def render_digest(row, ctx) -> Rendered:
     return Rendered(subject, "digest", ctx)
 
 
-# Renderers of kinds registered without ``render_email`` (kept for apps that filled this in before the kinds
-# registry existed); a registered kind's own renderer comes first.
-RENDERERS: dict = {}
-
 # What other apps add to game e-mails, registered in their ready(): ``GAME_NEWS`` (game, user) -> context (the
 # chat that is new, in "your move" e-mails and each line of the digest); ``MOVE_REPLY_CONTEXT`` row -> context
 # (the codes for moving by e-mail reply, in "your move" and "the game has started" e-mails).
@@ -446,7 +442,9 @@ def render(row: OutboxEmail, *, shared: Shared | None = None) -> tuple[str, str,
             if ctx["deadline"] is not None:
                 # What the reader's clock shows as the e-mail goes out, and their quiet days (clocks).
                 ctx.update(clock_context(shared.awaited_seat(game, seat_number), now=timezone.now()))
-        renderer = get_kind(row.kind).render_email or RENDERERS[row.kind]
+        renderer = get_kind(row.kind).render_email
+        if renderer is None:  # a kind nobody registered (notifications.outbox.register_kind)
+            raise LookupError(f"no e-mail renderer is registered for the message kind {row.kind!r}")
         rendered = renderer(row, ctx)
         ctx["subject"] = rendered.subject
         text = re.sub(r"\n{3,}", "\n\n", render_to_string(f"notifications/email/{rendered.template}.txt", ctx))

@@ -34,9 +34,6 @@ from notifications.models import OutboxEmail
 
 logger = logging.getLogger(__name__)
 
-# Publishing to a broker that is down must not hold a player's request for long:
-# the row is in PostgreSQL already and the sweeper will deliver it.
-PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 INSERT_BATCH = 1000  # rows per INSERT statement (a fan-out queues thousands at once)
 
 

@@ -5,7 +5,7 @@ absence is one of the clock's pauses, with the player's quiet days; the two over
 ``Seat.deadline_at`` (which the pages show) is computed from the clock's reading and these pauses:
 
 - declaring, changing or ending an absence re-reads every running clock of the user at that moment and
-  computes its deadline again with the new absence (``clocks.services.change_clock_settings``): a turn that
+  computes its deadline again with the new absence (``games.clock_settings.change_clock_settings``): a turn that
   had 5 hours left when its player left has 5 hours left when they are back, coming back early takes the
   unused days back;
 - a turn that begins while its player is away gets its deadline with the rest of the absence as a pause
@@ -14,7 +14,7 @@ absence is one of the clock's pauses, with the player's quiet days; the two over
 
 Meanwhile ``check_deadlines`` sends no reminders to an absent player and plays no timeout for them, and
 opponents see "away" (``User.is_away()``, used by ``games.play.selectors.player_dicts``). An absence lasts at
-most ``MAX_ABSENCE`` from the moment it is declared. Locking: see ``clocks.services``.
+most ``MAX_ABSENCE`` from the moment it is declared. Locking: see ``games.clock_settings``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from clocks.services import change_clock_settings
+from games.clock_settings import change_clock_settings
 
 MAX_ABSENCE = dt.timedelta(days=14)
 ZERO = dt.timedelta(0)

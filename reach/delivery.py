@@ -1,8 +1,9 @@
 """Delivering the push/webhook outbox: claim, send, mark, retry with backoff (as notifications.delivery).
 
-No database lock is held across the network: a row is claimed in a short transaction (``FOR UPDATE SKIP
-LOCKED`` while pending and due; its attempt counted and ``next_attempt_at`` pushed ``CLAIM_LEASE`` ahead, so
-no other worker or sweep takes it meanwhile), committed, then called (``safehttp``: one deadline for the whole
+No database lock is held across the network (``notifications.claims``, shared with the e-mails): a row is claimed
+in a short transaction (``FOR UPDATE SKIP LOCKED`` while pending and due; its attempt counted and
+``next_attempt_at`` pushed ``CLAIM_LEASE`` ahead, so no other worker or sweep takes it meanwhile), committed,
+then called (``safehttp``: one deadline for the whole
 call), then its outcome is written in a second short transaction. The owner deleting a hook or a browser, a
 move, a sweep never wait for a receiver. If the worker dies during the call, the lease runs out and the row is
 due again. At-least-once: only a crash between the peer's answer and our second COMMIT sends it again (a push
@@ -26,6 +27,7 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
+from notifications import claims
 from notifications.outbox import obsolete_reason_of
 from reach import push, safehttp, texts, webhooks
 from reach.flags import refresh_flags
@@ -67,23 +69,25 @@ def claim(pk: int) -> tuple[str, Delivery | None]:
     """Take row ``pk`` for one attempt: ``("claimed", row)`` if it is pending, due and nobody else has it,
     its lease (``next_attempt_at``) running; ``("dropped", None)`` if it is obsolete (its user, hook or browser
     gone, its turn over, its attempts spent); ``("skipped", None)`` otherwise."""
-    now = timezone.now()
-    with transaction.atomic():
-        row = (
-            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user", "game", "subscription", "webhook")
-            .filter(pk=pk, status=Delivery.Status.PENDING, next_attempt_at__lte=now + dt.timedelta(seconds=5))
-            .first()
-        )
-        if row is None:
-            return "skipped", None
-        reason = _obsolete(row) or ("gave up" if row.attempts >= MAX_ATTEMPTS else None)
-        if reason:
-            return _mark(row, Delivery.Status.DROPPED, reason), None
-        row.attempts += 1
-        row.next_attempt_at = now + CLAIM_LEASE
-        row.save(update_fields=["attempts", "next_attempt_at"])
-    return "claimed", row
+    dropped = []
+
+    def screen(rows: list[Delivery]) -> list[Delivery]:
+        kept = []
+        for row in rows:
+            reason = _obsolete(row) or ("gave up" if row.attempts >= MAX_ATTEMPTS else None)
+            if reason:
+                dropped.append(_mark(row, Delivery.Status.DROPPED, reason))
+            else:
+                kept.append(row)
+        return kept
+
+    rows = claims.claim_due(
+        Delivery.objects.select_related("user", "game", "subscription", "webhook"),
+        [pk], now=timezone.now(), lease=CLAIM_LEASE, screen=screen,
+    )
+    if rows:
+        return "claimed", rows[0]
+    return ("dropped", None) if dropped else ("skipped", None)
 
 
 def _deliver(row: Delivery) -> str:
@@ -120,7 +124,7 @@ def _record(row: Delivery, status: str, error: str, *, next_attempt_at=None) -> 
         fields["next_attempt_at"] = next_attempt_at
     else:
         fields["status"] = status
-    Delivery.objects.filter(pk=row.pk, status=Delivery.Status.PENDING, attempts=row.attempts).update(**fields)
+    claims.record(Delivery, [row], **fields)
     return status if status != Delivery.Status.PENDING else "retry"
 
 

@@ -24,9 +24,6 @@ from reach.models import Channel, ChannelSettings, Delivery, PushSubscription, W
 
 logger = logging.getLogger(__name__)
 
-PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
-
-
 @dataclass
 class Event:
     user: Any
@@ -117,8 +114,8 @@ def enqueue(ids: list[int], *, countdown: float = 0) -> None:
     from reach.tasks import deliver_reach
 
     try:
-        deliver_reach.apply_async(args=[ids], countdown=countdown or None, retry=True,
-                                  retry_policy=PUBLISH_RETRY_POLICY)
+        # retry: briefly, by the one policy of settings.CELERY_TASK_PUBLISH_RETRY_POLICY
+        deliver_reach.apply_async(args=[ids], countdown=countdown or None, retry=True)
     except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
         logger.warning("could not queue %s push/webhook deliveries; the sweeper will send them", len(ids),
                        exc_info=True)

@@ -12,7 +12,7 @@ from rest_framework.utils.urls import replace_query_param
 
 from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from api.pagination import page_serializer
-from games.api import ApiView, _query_int, _valid, _visible, errors
+from games.api import ApiView, _query_int, _valid, _visible, errors, player
 from games.exceptions import GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, REPORT_DETAILS_MAX_LENGTH, CallOff, Report
@@ -113,13 +113,6 @@ class BlockedUserSerializer(serializers.Serializer):
 
 
 _access = _visible
-
-
-def _player(username: str):
-    """The active player of that username (404 otherwise, as for any unknown id in the path)."""
-    from accounts.api import player
-
-    return player(username)
 
 
 class ChatView(ApiView):
@@ -253,6 +246,16 @@ class HandOverView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class RematchSeatSerializer(serializers.Serializer):
+    contribution = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="Your 128 random bits for the rematch's deal, as 32 hex digits: draw them yourself (e.g. "
+        "secrets.token_hex(16)) and keep them to check the deal after the end (docs/fairness.md).",
+    )
+
+
 class RematchView(ApiView):
     """The rematch of an ended game (404 if none); or propose it (returns the live one if there is one)."""
 
@@ -266,9 +269,10 @@ class RematchView(ApiView):
             raise GameNotFound(_("This game has no rematch."))
         return Response(RematchSerializer(info).data)
 
-    @extend_schema(request=None, responses={201: RematchSerializer, **errors(403, 409)})
+    @extend_schema(request=RematchSeatSerializer, responses={201: RematchSerializer, **errors(403, 409)})
     def post(self, request, game_id: int):
-        made = rematch.propose_rematch(user=request.user, game_id=game_id)
+        data = _valid(RematchSeatSerializer, request)
+        made = rematch.propose_rematch(user=request.user, game_id=game_id, contribution=data.get("contribution", ""))
         info = selectors.rematch_info(game=made.original, user=request.user)
         return Response(RematchSerializer(info).data, status=status.HTTP_201_CREATED)
 
@@ -279,7 +283,7 @@ class RematchAcceptView(ApiView):
     serializer_class = None
 
     @extend_schema(
-        request=None,
+        request=RematchSeatSerializer,
         responses={
             200: inline_serializer(
                 "RematchAccepted", {"game": serializers.IntegerField(), "status": serializers.CharField()}
@@ -288,7 +292,8 @@ class RematchAcceptView(ApiView):
         },
     )
     def post(self, request, game_id: int):
-        game = rematch.accept_rematch(user=request.user, game_id=game_id)
+        data = _valid(RematchSeatSerializer, request)
+        game = rematch.accept_rematch(user=request.user, game_id=game_id, contribution=data.get("contribution", ""))
         game.refresh_from_db()
         return Response({"game": game.pk, "status": game.status})
 
@@ -311,13 +316,13 @@ class BlockView(ApiView):
 
     @extend_schema(request=None, responses={204: None, **errors(400)})
     def post(self, request, username: str):
-        _player(username)
+        player(username)
         moderation.block(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, username: str):
-        _player(username)
+        player(username)
         moderation.unblock(user=request.user, username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

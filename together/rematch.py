@@ -33,8 +33,11 @@ def live_rematch(original_id: int) -> Rematch | None:
     return Rematch.objects.filter(original_id=original_id, declined_at__isnull=True).select_related("game").first()
 
 
-def propose_rematch(*, user, game_id: int) -> Rematch:
-    """The rematch of ended game ``game_id``: the one proposed already, or a new one by ``user``."""
+def propose_rematch(*, user, game_id: int, contribution: str = "") -> Rematch:
+    """The rematch of ended game ``game_id``: the one proposed already, or a new one by ``user``.
+
+    ``contribution``: the proposer's 128 random bits for the new game's deal (issue 30: drawn by the page's
+    ``static/js/fairness.js`` or sent by an API client), as when creating any game."""
     with transaction.atomic():
         original = Game.objects.select_for_update().filter(pk=game_id).first()
         if original is None:
@@ -59,6 +62,7 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
             visibility=original.visibility,
             bots=bots,
             rated=original.rated,
+            contribution=contribution,
         )
         rematch = Rematch.objects.create(original=original, game=game, proposed_by=user)
         others = [s.user for s in seats if s.user_id is not None and s.user_id != user.pk and s.user.is_active]
@@ -77,14 +81,15 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
         return rematch
 
 
-def accept_rematch(*, user, game_id: int) -> Game:
-    """``user`` takes their seat in the rematch of ended game ``game_id``; the rematch game."""
+def accept_rematch(*, user, game_id: int, contribution: str = "") -> Game:
+    """``user`` takes their seat in the rematch of ended game ``game_id``; the rematch game. ``contribution``:
+    their 128 random bits for its deal, as when taking any seat (issue 30)."""
     rematch = live_rematch(game_id)
     if rematch is None:
         raise NotAllowed(_("There is no rematch of this game to accept."))
     with transaction.atomic():
         if rematch.game.status == GameStatus.OPEN:
-            lobby.join_game(user=user, game_id=rematch.game_id)
+            lobby.join_game(user=user, game_id=rematch.game_id, contribution=contribution)
         elif not Seat.objects.filter(game_id=rematch.game_id, user=user).exists():
             raise NotAllowed(_("The rematch has started without you."))
         live.table_changed(game_id=game_id, reason="rematch")

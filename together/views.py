@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from api.errors import conceal_unseen_game
+from games.api_errors import conceal_unseen_game
 from games.exceptions import GameError, GameNotFound
 from together import moderation, rematch, selectors, services
 from together.models import Report
@@ -139,7 +139,10 @@ def rematch_propose(request: HttpRequest, game_id: int) -> HttpResponse:
     return _answer(
         request,
         game_id,
-        lambda: rematch.propose_rematch(user=request.user, game_id=game_id),
+        # static/js/fairness.js draws the proposer's contribution to the new deal (issue 30)
+        lambda: rematch.propose_rematch(
+            user=request.user, game_id=game_id, contribution=request.POST.get("contribution", "")
+        ),
         done=_("Rematch proposed: it starts when everyone has accepted."),
         anchor="#table-actions",
     )
@@ -149,7 +152,9 @@ def rematch_propose(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def rematch_accept(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game = rematch.accept_rematch(user=request.user, game_id=game_id)
+        game = rematch.accept_rematch(
+            user=request.user, game_id=game_id, contribution=request.POST.get("contribution", "")  # fairness.js
+        )
     except GameError as exc:
         messages.error(request, exc.message)
         return _back(game_id, "#table-actions")

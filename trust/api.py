@@ -22,11 +22,11 @@ from rest_framework.views import APIView
 from api import pagination
 from api.errors import error_body, form_invalid
 from api.fields import StrictCharField
+from api.parsers import SafeJSONParser
 from games.api import ApiView, _valid, _visible, errors
 from games.exceptions import GameNotFound, NotAllowed, NotSeated
 from trust import account, invites
 from trust.forms import DeleteAccountForm, deletion_attempt_allowed
-from trust.parsers import SafeJSONParser
 from trust.tokens import TokenRefused, issue_token, revoke_token, user_tokens
 
 

@@ -3,6 +3,7 @@ invited and has not answered, and the invitation links; for a seated player of a
 
 from __future__ import annotations
 
+from games import policies
 from games.models import GameStatus
 from games.panels import Panel, Table
 
@@ -10,13 +11,13 @@ from games.panels import Panel, Table
 def select(table: Table) -> dict:
     from games.forms import InviteForm
     from games.lobby import selectors
-    from trust.invites import link_url, links_for
 
+    links = policies.invite_links
     game, request = table.game, table.request
     return {
         # A refused invitation comes back with what was typed and why (games.views.invite).
         "invite_form": table.extra.get("invite_form") or InviteForm(),
-        "invite_links": [{"link": link, "url": link_url(request, link)} for link in links_for(game)],
+        "invite_links": [{"link": link, "url": links.link_url(request, link)} for link in links.links_for(game)],
         "pending_invitations": selectors.pending_invitations(game=game),
         "invite_suggestions": selectors.invite_suggestions(game=game, user=request.user),
     }

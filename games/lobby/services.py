@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from clocks.arithmetic import InvalidTimeControl, TimeControl
 from clocks.controls import game_fields
-from games import fairness, signals
+from games import fairness, policies, signals
 from games.engines import engine_slugs, get_engine
 from games.exceptions import (
     AlreadySeated,
@@ -26,6 +26,7 @@ from games.exceptions import (
     NotAllowed,
     NotSeated,
 )
+from games.lobby import commitments
 from games.models import (
     Game,
     GameEvent,
@@ -58,18 +59,14 @@ from live import publish as live_publish
 
 
 def invite_token(game: Game) -> str:
-    """A new invitation link's token for ``game``, made for its creator (trust.invites: per link, revocable,
-    expiring when the game starts or after INVITE_LINK_HOURS)."""
-    from trust.invites import create_link
-
-    return create_link(user=game.created_by, game_id=game.pk).token
+    """A new invitation link's token for ``game``, made for its creator (``policies.invite_links``: per link,
+    revocable, expiring when the game starts or after INVITE_LINK_HOURS)."""
+    return policies.invite_links.create_link(user=game.created_by, game_id=game.pk).token
 
 
 def game_id_from_invite(token: str) -> int | None:
-    """The game a usable invitation link admits to (trust.invites), or ``None``."""
-    from trust.invites import game_id_for
-
-    return game_id_for(token)
+    """The game a usable invitation link admits to (``policies.invite_links``), or ``None``."""
+    return policies.invite_links.game_id_for(token)
 
 
 @transaction.atomic
@@ -86,6 +83,7 @@ def create_game(
     rated: bool = True,
     allow_stacked_deal: bool = False,
     contribution: str = "",
+    commitment: str = "",
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
@@ -93,7 +91,9 @@ def create_game(
     none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option. ``contribution``: the
-    creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none.
+    creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none. ``commitment``: the
+    SHA-256 the site showed the creator before their bits were drawn (``games.lobby.commitments``): the game takes
+    that secret; "" draws a new one now.
     """
     contribution = fairness.parse_contribution(contribution)
     if engine_slug not in engine_slugs():
@@ -125,7 +125,7 @@ def create_game(
     except ValueError:
         raise BadInput() from None
 
-    seed = new_seed()
+    seed = commitments.take(user=user, commitment=commitment) if commitment else new_seed()
     game = Game.objects.create(
         engine_slug=engine_slug,
         options=options,

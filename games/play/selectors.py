@@ -99,9 +99,7 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     seat = None
     if user is not None and user.is_authenticated:
         seat = next((s for s in seats if s.user_id == user.pk), None)
-    from trust.invites import session_holds_usable_link
-
-    invited = seat is None and not game.is_public and session_holds_usable_link(session, game)
+    invited = seat is None and not game.is_public and policies.invite_links.session_holds_usable_link(session, game)
     if not invited and seat is None and user is not None and user.is_authenticated and not game.is_public:
         invited = Invitation.objects.filter(game=game, user=user, status=Invitation.Status.PENDING).exists()
     may_view = seat is not None or game.visibility == Visibility.PUBLIC or invited

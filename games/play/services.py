@@ -73,9 +73,6 @@ TIMEOUT_MOVES_CAP = 50  # moves the bot may make for a timed-out seat in one go
 
 
 DROP_OUT_AFTER_TIMEOUTS = 3
-# Queuing to a broker that is down must not hold a player's request for long: the move is committed,
-# and the stalled-bot sweep plays the bot's turn instead (the same policy as notifications.outbox's).
-PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 BOT_TASK = "games.tasks.play_bot_moves"  # by name: games.tasks imports this module, not the other way round
 
 
@@ -92,8 +89,10 @@ def schedule_bots(table: Table) -> None:
         current_app.tasks[BOT_TASK].apply_async(
             args=[game_id, version],
             countdown=settings.BOT_MOVE_DELAY_SECONDS,
+            # Queuing to a broker that is down must not hold a player's request for long (one policy for every
+            # task: settings.CELERY_TASK_PUBLISH_RETRY_POLICY): the move is committed, and the stalled-bot sweep
+            # plays the bot's turn instead.
             retry=True,
-            retry_policy=PUBLISH_RETRY_POLICY,
         )
 
     # robust: a broker that is down must not turn the committed move into a 500 for the player; the

@@ -5,7 +5,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import TimeZoneSource
-from accounts.time_zones import find_zone, set_from_browser, zone_options
+from accounts.time_zones import find_zone, zone_options
+from profiles.services import set_from_browser
 
 pytestmark = pytest.mark.django_db
 
@@ -114,15 +115,15 @@ def test_a_zone_the_server_does_not_know_is_refused_and_asked_again_later(logged
 
 def test_the_browsers_zone_moves_the_deadlines_of_running_clocks_like_a_change_in_the_settings(user, monkeypatch):
     calls = []
-    import clocks.services
+    import games.clock_settings
 
-    real = clocks.services.change_clock_settings
+    real = games.clock_settings.change_clock_settings
 
     def spy(**kwargs):
         calls.append(kwargs["user"].pk)
         return real(**kwargs)
 
-    monkeypatch.setattr(clocks.services, "change_clock_settings", spy)
+    monkeypatch.setattr(games.clock_settings, "change_clock_settings", spy)
     assert set_from_browser(user=user, name="Asia/Tokyo")
     assert calls == [user.pk]
 

@@ -1,5 +1,5 @@
 """Quiet days, time zone and the one-tap confirmation by API, as on ``/settings/quiet-days/`` and ``/settings/``:
-the pages' forms validate, ``clocks.services`` re-reads the running clocks, so a change counts from now on."""
+the pages' forms validate, ``games.clock_settings`` re-reads the running clocks, so a change counts from now on."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-import clocks.services
+import games.clock_settings
 from accounts.models import TimeZoneSource
 from clocks.arithmetic import quiet_mask
 from games.models import Seat
@@ -28,15 +28,15 @@ def now():
 
 @pytest.fixture
 def clock_changes(monkeypatch) -> list[int]:
-    """The users whose clock settings went through ``clocks.services.change_clock_settings``."""
+    """The users whose clock settings went through ``games.clock_settings.change_clock_settings``."""
     calls: list[int] = []
-    real = clocks.services.change_clock_settings
+    real = games.clock_settings.change_clock_settings
 
     def spy(**kwargs):
         calls.append(kwargs["user"].pk)
         return real(**kwargs)
 
-    monkeypatch.setattr(clocks.services, "change_clock_settings", spy)
+    monkeypatch.setattr(games.clock_settings, "change_clock_settings", spy)
     return calls
 
 

@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from clocks.services import set_quiet_days
+from games.clock_settings import set_quiet_days
 from games.lobby import services as lobby_services
 from games.models import Invitation
 from reach import safehttp

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 
 from clocks.arithmetic import DAY, HOUR, ClockKind, Pauses, TimeControl, deadline, quiet_mask
-from clocks.services import set_quiet_days
+from games.clock_settings import set_quiet_days
 from games.models import MadeBy, Move, Seat
 from games.play import services
 from notifications.deadlines import check_deadlines

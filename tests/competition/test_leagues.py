@@ -169,6 +169,23 @@ def test_too_few_players_call_the_league_off_with_an_email(people):
 
 
 @pytest.mark.django_db
+def test_league_emails_are_message_kinds_of_their_own_with_their_renderers(people):
+    """Issue 26: league news is a registered kind like every other message (no fallback table of renderers)."""
+    from competition import emails as league_emails
+    from notifications import emails as notification_emails
+    from notifications.outbox import get_kind
+
+    assert not hasattr(notification_emails, "RENDERERS")
+    league = signed_up_league(people, count=3)
+    leagues.start_league(league_id=league.pk, now=due(league))
+    row = OutboxEmail.objects.filter(kind="league_started").first()
+    kind = get_kind(row.kind)
+    assert (kind.name, kind.audience, kind.render_email) == ("league_started", "service", league_emails._started)
+    assert get_kind("league_finished").render_email is league_emails._finished
+    assert "has started" in render(row)[0]
+
+
+@pytest.mark.django_db
 def test_sign_ups_close_at_the_date_and_repeats_are_harmless(people):
     league = new_league(people[0])
     leagues.sign_up(user=people[1], league_id=league.pk)

@@ -390,8 +390,9 @@ def test_a_batch_costs_the_same_queries_whatever_its_size(players, scripted_mail
         delivery.deliver_many(ids[2:])
     assert len(scripted_mailer.sent) == 12
     assert len(small) == len(large), [q["sql"][:60] for q in large]
-    # Claim, seats, one UPDATE for the rows sent (and the savepoint pair inside the test's transaction).
-    assert len(large) <= 5, [q["sql"][:60] for q in large]
+    # Claim (the locked SELECT, then one UPDATE for the rows' lease: notifications.claims), seats, one UPDATE for
+    # the rows sent, and the claim's savepoint pair inside the test's transaction.
+    assert len(large) <= 6, [q["sql"][:60] for q in large]
 
 
 @pytest.mark.django_db
@@ -466,3 +467,83 @@ def test_a_fan_out_stops_publishing_at_the_first_batch_the_broker_refuses(player
         queue(drafts)
     assert len(attempts) == 1  # not once per batch, each waiting out the retry policy
     assert pending().count() == 60  # the sweeper's
+
+
+# Claim with a lease: no lock held while the mail server talks (notifications.claims) -----------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_mail_server_is_talked_to_with_no_lock_held_and_nobody_else_takes_the_row_meanwhile(
+    players, scripted_mailer, monkeypatch
+):
+    from notify_helpers import ScriptedBackend
+
+    row = OutboxEmail.objects.create(
+        user=players[0], kind=OutboxEmail.Kind.DIGEST, dedupe_key="lease", message_id="<lease@play.example>"
+    )
+    seen = {}
+    real_send = ScriptedBackend.send_messages
+
+    def send_while_looking(self, messages):
+        seen["in_transaction"] = connection.in_atomic_block
+
+        def other_worker():
+            try:
+                with transaction.atomic():  # NOWAIT: raises at once if the sending worker held the row's lock
+                    seen["locked_elsewhere"] = OutboxEmail.objects.select_for_update(nowait=True).get(pk=row.pk)
+                seen["second_delivery"] = deliver(row.pk)  # the row is claimed: not due for anyone else
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=other_worker)
+        thread.start()
+        thread.join(10)
+        return real_send(self, messages)
+
+    monkeypatch.setattr(ScriptedBackend, "send_messages", send_while_looking)
+    assert deliver(row.pk) is Outcome.SENT
+    assert seen["in_transaction"] is False
+    assert seen["locked_elsewhere"].pk == row.pk
+    assert seen["second_delivery"] is Outcome.SKIPPED
+    assert len(scripted_mailer.sent) == 1
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.SENT and row.attempts == 1
+
+
+@pytest.mark.django_db
+def test_a_row_whose_worker_died_after_claiming_it_is_sent_once_the_lease_runs_out(players, scripted_mailer):
+    from notifications import claims
+
+    row = OutboxEmail.objects.create(
+        user=players[0], kind=OutboxEmail.Kind.DIGEST, dedupe_key="died", message_id="<died@play.example>"
+    )
+    with time_machine.travel(T0, tick=False):
+        OutboxEmail.objects.filter(pk=row.pk).update(next_attempt_at=T0)
+        # A worker claims the row, then dies before sending it (nothing recorded).
+        claimed = claims.claim_due(
+            OutboxEmail.objects.all(), [row.pk], now=T0, lease=delivery.CLAIM_LEASE, screen=lambda rows: rows
+        )
+        assert [r.pk for r in claimed] == [row.pk]
+        assert deliver(row.pk) is Outcome.SKIPPED
+        assert tasks.deliver_pending_notifications().get("sent", 0) == 0
+    with time_machine.travel(T0 + delivery.CLAIM_LEASE + dt.timedelta(seconds=1), tick=False):
+        assert deliver(row.pk) is Outcome.SENT
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.SENT and row.attempts == 2
+    assert len(scripted_mailer.sent) == 1
+
+
+@pytest.mark.django_db
+def test_an_outcome_is_not_written_over_a_later_claim_of_the_same_row(players):
+    from notifications import claims
+
+    row = OutboxEmail.objects.create(
+        user=players[0], kind=OutboxEmail.Kind.DIGEST, dedupe_key="later", message_id="<later@play.example>"
+    )
+    now = timezone.now()
+    (first,) = claims.claim_due(OutboxEmail.objects.all(), [row.pk], now=now, lease=dt.timedelta(0), screen=list)
+    (second,) = claims.claim_due(OutboxEmail.objects.all(), [row.pk], now=now, lease=delivery.CLAIM_LEASE, screen=list)
+    assert claims.record(OutboxEmail, [first], status=OutboxEmail.Status.SENT) == 0  # its lease ran out: not ours
+    assert claims.record(OutboxEmail, [second], status=OutboxEmail.Status.SENT) == 1
+    row.refresh_from_db()
+    assert row.status == OutboxEmail.Status.SENT and row.attempts == 2

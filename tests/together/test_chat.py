@@ -80,7 +80,7 @@ def test_empty_or_too_long_messages_are_refused(client, players, text):
     client.force_login(players[0])
     response = chat(client, game, text)
     assert response.status_code == 400
-    # A NUL byte is refused by the JSON parser itself (trust.parsers), the rest by the chat's own check.
+    # A NUL byte is refused by the JSON parser itself (api.parsers), the rest by the chat's own check.
     assert response.json()["error"] in {"invalid", "parse_error"}
     assert not ChatMessage.objects.exists()
 

@@ -108,6 +108,56 @@ def test_rematch_by_api(client, players):
     assert accepted == {"game": made["game"], "status": "active"}
 
 
+MINE, THEIRS = "ab" * 16, "0123456789ABCDEF" * 2
+
+
+@pytest.mark.django_db
+def test_a_rematch_proposed_and_accepted_from_the_pages_is_dealt_from_both_players_contributions(client, players):
+    """Issue 30: the rematch's forms carry the page's contribution (static/js/fairness.js fills the field), and the
+    rematch's deal is the documented function of the site's secret and both contributions, in join order."""
+    from games import fairness
+    from games.models import GameState
+
+    original = ended_game(players[:2])
+    client.force_login(players[0])
+    end_screen = client.get(reverse("game", args=[original.pk])).content.decode()
+    propose_form = end_screen.split(reverse("together-rematch", args=[original.pk]), 1)[1].split("</form>", 1)[0]
+    assert "data-contribution" in propose_form
+    client.post(reverse("together-rematch", args=[original.pk]), {"contribution": MINE})
+    client.force_login(players[1])
+    end_screen = client.get(reverse("game", args=[original.pk])).content.decode()
+    accept_form = end_screen.split(reverse("together-rematch-accept", args=[original.pk]), 1)[1].split("</form>", 1)[0]
+    assert "data-contribution" in accept_form
+    client.post(reverse("together-rematch-accept", args=[original.pk]), {"contribution": THEIRS})
+    game = Rematch.objects.get(original=original).game
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE
+    seats = list(Seat.objects.filter(game=game).order_by("join_order"))
+    assert [(s.user_id, s.contribution) for s in seats] == [(players[0].pk, MINE), (players[1].pk, THEIRS.lower())]
+    state = GameState.objects.get(game=game)
+    assert int(state.deal_seed) == fairness.joint_seed(state.seed, [MINE, THEIRS.lower()])
+
+
+@pytest.mark.django_db
+def test_an_api_client_sends_its_own_contribution_with_a_rematch_and_a_bad_one_changes_nothing(client, players):
+    original = ended_game(players[:2])
+    client.force_login(players[0])
+    made = client.post(
+        reverse("api-game-rematch", args=[original.pk]), {"contribution": MINE}, content_type="application/json"
+    ).json()
+    client.force_login(players[1])
+    refused = client.post(
+        reverse("api-game-rematch-accept", args=[original.pk]), {"contribution": "xyz"}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid"
+    assert not Seat.objects.filter(game_id=made["game"], user=players[1]).exists()
+    accept_url = reverse("api-game-rematch-accept", args=[original.pk])
+    accepted = client.post(accept_url, {"contribution": THEIRS}, content_type="application/json").json()
+    assert accepted == {"game": made["game"], "status": "active"}
+    contributions = dict(Seat.objects.filter(game_id=made["game"]).values_list("user_id", "contribution"))
+    assert contributions == {players[0].pk: MINE, players[1].pk: THEIRS.lower()}
+
+
 @pytest.mark.django_db
 def test_a_rematch_keeps_the_time_bank_visibility_rating_and_bots(players):
     from clocks.arithmetic import HOUR, TimeControl

@@ -1,8 +1,8 @@
-"""The accounts app's API (profiles, history, settings), under /api/."""
+"""A person's API (profiles, history, settings), under /api/."""
 
 from django.urls import path
 
-from accounts import api as accounts_api
+from profiles import api as accounts_api
 
 urlpatterns = [
     path("users/<str:username>/", accounts_api.ProfileView.as_view(), name="api-user"),

@@ -1,32 +1,30 @@
 """The JSON API of accounts: a player's public profile (stats, match history) and my settings,
 notification preferences, quiet days and absences — what ``/u/<username>/``, ``/settings/``,
 ``/settings/quiet-days/`` and ``/settings/away/`` offer a person. Validation is the pages' own forms and
-changes go through the pages' services (``clocks.services`` for anything that moves a clock), so both say
+changes go through the pages' services (``games.clock_settings`` for anything that moves a clock), so both say
 and do the same."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
 from rest_framework.response import Response
 
-from accounts.forms import ConfirmMovesForm, SettingsForm
-from accounts.models import ConfirmMoves, NotifyMode, User
+from accounts.models import ConfirmMoves, NotifyMode
 from api import pagination
 from api.errors import form_invalid
 from api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
-from clocks import services as clock_services
 from clocks.arithmetic import quiet_weekdays
 from clocks.forms import QuietDaysForm
-from games.api import ApiView, _valid
-from games.exceptions import GameNotFound
+from games import clock_settings as clock_services
+from games.api import ApiView, _valid, player
 from games.history import selectors as history_selectors
 from games.serializers import MyGameSerializer
 from notifications import vacations
 from notifications.forms import AwayForm
+from profiles.forms import ConfirmMovesForm, SettingsForm
 
 
 class StatsSerializer(serializers.Serializer):
@@ -55,14 +53,6 @@ class ProfileSerializer(serializers.Serializer):
 
     def get_url(self, user) -> str:
         return self.context["request"].build_absolute_uri(f"/u/{user.username}/")
-
-
-def player(username: str) -> User:
-    """The active player of that username; 404 ``not_found`` otherwise."""
-    user = User.objects.filter(username=username, is_active=True).first()
-    if user is None:
-        raise GameNotFound(_("There is no such player."))
-    return user
 
 
 class ProfileView(ApiView):

@@ -3,12 +3,11 @@ their users are read already)."""
 
 from __future__ import annotations
 
+from clocks.display import player_clocks
 from games.panels import Panel, Table
 
 
 def select(table: Table) -> dict:
-    from clocks.display import player_clocks
-
     rows = player_clocks(game=table.game, seats=table.seats, players=table.players)
     return {row["seat"]: {key: row[key] for key in ("clock", "quiet_days", "time_zone")} for row in rows}
 

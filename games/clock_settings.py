@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from clocks import turns
 from clocks.arithmetic import quiet_mask
+from games.models import Game, GameStatus, Seat
 
 SETTINGS_FIELDS = ["quiet_days", "time_zone", "away_until"]
 
@@ -28,8 +29,6 @@ SETTINGS_FIELDS = ["quiet_days", "time_zone", "away_until"]
 def change_clock_settings(*, user, apply: Callable, now: dt.datetime | None = None):
     """Lock ``user``, re-read their running clocks, call ``apply(locked_user)`` (it changes and saves the user's
     quiet days, time zone or absence), then recompute those clocks' deadlines. Returns the locked user."""
-    from games.models import Game, GameStatus, Seat
-
     now = now or timezone.now()
     locked = get_user_model().objects.select_for_update().get(pk=user.pk)
     game_ids = list(

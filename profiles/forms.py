@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ConfirmMoves, NotifyMode, TimeZoneSource, User
 from accounts.time_zones import find_zone
+from games import clock_settings
+from trust.names import imitation_reason
 
 
 class TimeZoneInput(forms.TextInput):
@@ -50,8 +52,6 @@ class SettingsForm(forms.ModelForm):
         # Control and formatting characters would let a name impersonate layout.
         if any(not ch.isprintable() for ch in name):
             raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."), code="invalid")
-        from trust.names import imitation_reason
-
         reason = imitation_reason(name, user=self.instance)
         if reason is not None:
             raise forms.ValidationError(reason, code="imitation")
@@ -75,13 +75,11 @@ class SettingsForm(forms.ModelForm):
 
     def save_for(self, user) -> User:
         """Save the settings of ``user`` (the page's copy of them, or the account itself): a new time zone goes
-        through ``clocks.services``, since quiet days follow the zone — running clocks are re-read first, so the
+        through ``games.clock_settings``, since quiet days follow the zone — running clocks are re-read first, so the
         change counts from now on. Returns the saved settings (the form's instance)."""
         if "time_zone" not in self.changed_data:
             return self.save()
-        from clocks.services import change_clock_settings
-
-        change_clock_settings(user=user, apply=lambda locked: self.save())
+        clock_settings.change_clock_settings(user=user, apply=lambda locked: self.save())
         return self.instance
 
 

@@ -1,4 +1,4 @@
-"""A player's own settings page and everyone's public profile."""
+"""A player's own settings pages (settings, quiet days) and everyone's public profile."""
 
 from __future__ import annotations
 
@@ -11,12 +11,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ConfirmMovesForm, SettingsForm, TurnForm
 from accounts.models import User
 from accounts.preferences import remember_language
-from accounts.time_zones import set_from_browser, zone_options
+from accounts.time_zones import zone_options
+from clocks.forms import QuietDaysForm
+from games import clock_settings
+from profiles.forms import ConfirmMovesForm, SettingsForm, TurnForm
+from profiles.services import set_from_browser
+from together.selectors import has_blocked
+from trust.views import settings_context
 
 
 @login_required
@@ -31,8 +36,6 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         request.LANGUAGE_CODE = user.language
         messages.success(request, _("Your settings are saved."))
         return remember_language(redirect("settings"), language=user.language)
-    from trust.views import settings_context
-
     context = {
         "form": form,
         "time_zones": zone_options(language=translation.get_language() or "en"),
@@ -78,12 +81,22 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "profile_user": profile_user,
             "is_own_profile": request.user == profile_user,
-            "profile_blocked": _has_blocked(request.user, profile_user),
+            "profile_blocked": has_blocked(user=request.user, other=profile_user),
         },
     )
 
 
-def _has_blocked(user, other) -> bool:
-    from together.selectors import has_blocked
 
-    return has_blocked(user=user, other=other)
+@login_required
+@require_http_methods(["GET", "POST"])
+def quiet_days(request: HttpRequest) -> HttpResponse:
+    """The weekdays on which a player's clocks do not run."""
+    # Not ``request.POST or None``: unticking every day posts nothing, and that is a choice too.
+    form = QuietDaysForm(request.POST if request.method == "POST" else None, user=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            clock_settings.set_quiet_days(user=request.user, weekdays=form.cleaned_data["days"])
+            messages.success(request, _("Your quiet days are saved. They apply to your clocks from now on."))
+            return redirect("clocks:quiet-days")
+        return render(request, "clocks/quiet_days.html", {"form": form}, status=400)
+    return render(request, "clocks/quiet_days.html", {"form": form})
