@@ -317,6 +317,7 @@ def running_stack(artifacts: Path):
         _wait_http(stack, web)
         _wait_log(stack, "worker", "ready.")
         _wait_log(stack, "worker-outgoing", "ready.")
+        _wait_log(stack, "worker-slow", "ready.")
         log(f"site at {base_url} (DEBUG=0, uvicorn), worker and beat up, mail to {mail_dir}; "
             f"{time.monotonic() - started:.1f}s")
         yield stack

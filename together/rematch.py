@@ -48,7 +48,7 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
         existing = live_rematch(original.pk)
         if existing is not None:
             return existing
-        bots = sum(1 for s in seats if s.user_id is None)
+        bot_seats = sorted((s for s in seats if s.user_id is None), key=lambda s: s.join_order)
         options = {name: value for name, value in original.options.items() if name != "deal"}
         game = lobby.create_game(
             user=user,
@@ -57,7 +57,8 @@ def propose_rematch(*, user, game_id: int) -> Rematch:
             options=options,
             time_control=original.time_control,
             visibility=original.visibility,
-            bots=bots,
+            bots=len(bot_seats),
+            bot_levels=[s.bot_level for s in bot_seats],
             rated=original.rated,
         )
         rematch = Rematch.objects.create(original=original, game=game, proposed_by=user)

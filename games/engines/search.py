@@ -181,15 +181,41 @@ def _playout(engine: Engine, state: State) -> State:
     raise RuntimeError(f"{engine.name}: no end after {MAX_PLAYOUT_MOVES} moves")
 
 
-def ismcts_move(
+@dataclass
+class RootStats:
+    """What a search learnt about the seat's own decision: each root move's visits and mean reward."""
+
+    moves: dict[str, Move]
+    children: dict[str, _Child]
+    forced: Move | None = None  # the only legal move: nothing was searched
+
+    def mean(self, key: str) -> float:
+        child = self.children[key]
+        return child.total / max(1, child.visits)
+
+    def best_key(self) -> str:
+        """The most visited move, the usual robust final choice; ties go to the better mean, then the key."""
+        return max(self.children, key=lambda key: (self.children[key].visits, self.mean(key), key))
+
+
+def search_root(
     engine: Engine,
     view: View,
     seat: int,
     rng: random.Random,
     budget: int = DEFAULT_BUDGET,
     sampler: Sampler | None = None,
-) -> Move:
-    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations."""
+    search_others: bool = True,
+    include: str | None = None,
+) -> RootStats:
+    """Single-observer ISMCTS for ``seat`` from its ``view`` alone, ``budget`` iterations; the root's statistics.
+
+    ``search_others``: the other seats' decisions are nodes of the tree too (each searched from what that seat
+    may know); False: the others play the game's heuristic (``bot_move``) in the tree as in the playouts, an
+    opponent model that spends the whole budget on the bot's own decisions (the game's sampler module says
+    which, ``SEARCH_OTHERS``). ``include``: the key of a root move that is tried first whenever legal (a
+    review's played move, so that it gets an estimate of its own).
+    """
     sample = sampler or sampler_for(engine)
     root = _Node()  # the seat's own information set: one node whatever was drawn
     tree: dict[str, _Node] = {}
@@ -211,15 +237,21 @@ def ismcts_move(
                     raise ValueError(f"seat {seat} has no move to choose")
                 root_moves.update(moves)
                 if len(moves) == 1:  # the bot's move is forced: nothing to search
-                    return legal[0]
+                    return RootStats(root_moves, root.children, forced=legal[0])
             if len(moves) == 1:  # forced: no decision to learn, no node
                 state = engine.play(state, mover, legal[0])
+                continue
+            if not first and mover != seat and not search_others:
+                state = engine.play(state, mover, engine.bot_move(state, mover))
                 continue
             if expanded:
                 break
             node = root if first else tree.setdefault(info_key(engine.view(state, mover)), _Node())
+            heuristic = functools.partial(_heuristic_key, engine, state, mover)
+            if first and include in moves and include not in root.children:
+                heuristic = functools.partial(lambda key: key, include)
             first = False
-            key, expanded = _select(node, moves, rng, functools.partial(_heuristic_key, engine, state, mover))
+            key, expanded = _select(node, moves, rng, heuristic)
             path.append((node, key, mover))
             state = engine.play(state, mover, moves[key])
         values = reward(engine, _playout(engine, state), len(view["scores"]))
@@ -228,14 +260,31 @@ def ismcts_move(
             child = node.children[key]
             child.visits += 1
             child.total += values[mover]
-    if not root.children:
-        return next(iter(root_moves.values()))
-    # The most visited move, the usual robust final choice; ties go to the better mean, then the key.
-    best = max(
-        root.children.items(),
-        key=lambda item: (item[1].visits, item[1].total / max(1, item[1].visits), item[0]),
-    )
-    return root_moves[best[0]]
+    return RootStats(root_moves, root.children)
+
+
+def ismcts_move(
+    engine: Engine,
+    view: View,
+    seat: int,
+    rng: random.Random,
+    budget: int = DEFAULT_BUDGET,
+    sampler: Sampler | None = None,
+    search_others: bool = True,
+) -> Move:
+    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations."""
+    stats = search_root(engine, view, seat, rng, budget, sampler, search_others)
+    if stats.forced is not None:
+        return stats.forced
+    if not stats.children:
+        return next(iter(stats.moves.values()))
+    return stats.moves[stats.best_key()]
+
+
+def search_others_for(engine: Engine) -> bool:
+    """Whether the game's search trees hold the other seats' decisions (its sampler module's ``SEARCH_OTHERS``,
+    default True) or model the others by the heuristic."""
+    return bool(getattr(_sampler_module(engine), "SEARCH_OTHERS", True))
 
 
 def easy_move(engine: Engine, state: State, seat: int, rng: random.Random) -> Move:
@@ -272,5 +321,7 @@ def choose_move(
         if len(moves) == 1:
             return moves[0]
         iterations = budget if budget is not None else budget_for(engine)
-        return ismcts_move(engine, engine.view(state, seat), seat, rng, iterations)
+        return ismcts_move(
+            engine, engine.view(state, seat), seat, rng, iterations, search_others=search_others_for(engine)
+        )
     return engine.bot_move(state, seat)

@@ -1,0 +1,151 @@
+"""Reviews after the end (issue 28): a Celery task reviews every person's decisions from that seat's view at
+the time; stored per seat; shown on the seat's own review page, marked in the replay, linked from the end
+screen, served by the API — to that seat's player only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+from game_helpers import start_game
+
+from games.engines.review import INACCURACY, MISTAKE, mark_for
+from games.history import review as reviews
+from games.models import GameReview, GameStatus, Move, Seat, SeatView
+from games.play import services as play_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def reviews_on(settings):
+    settings.GAME_REVIEWS = True
+    settings.GAME_REVIEW_ITERATIONS = 6
+    settings.GAME_REVIEW_DECISIONS = 4
+
+
+def _play_to_the_end(game, django_capture_on_commit_callbacks, seed=3):
+    rng = random.Random(seed)
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return game
+        seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
+        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+        with django_capture_on_commit_callbacks(execute=True):
+            play_services.check_play_move(
+                user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
+            )
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def reviewed(players, reviews_on, django_capture_on_commit_callbacks):
+    game = start_game("hidden-number", players[:2], options={"top": 20})
+    return _play_to_the_end(game, django_capture_on_commit_callbacks)
+
+
+def test_the_marks_follow_the_documented_thresholds():
+    assert [mark_for(x) for x in (0, INACCURACY - 0.001, INACCURACY, MISTAKE - 0.001, MISTAKE, 1)] == [
+        "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake"
+    ]
+
+
+def test_the_end_of_a_game_reviews_each_persons_decisions_within_the_budget(reviewed, players):
+    rows = {row.seat_number: row for row in GameReview.objects.filter(game=reviewed)}
+    assert set(rows) == {0, 1}
+    for seat, row in rows.items():
+        mine = list(Move.objects.filter(game=reviewed, seat_number=seat).order_by("sequence"))
+        assert [e["sequence"] for e in row.entries] == [m.sequence for m in mine][:4]
+        assert row.skipped == max(0, len(mine) - 4) and row.iterations == 6
+        for entry in row.entries:
+            assert entry["mark"] == mark_for(entry["loss"])
+            assert set(entry["labels"]) == {"en", "ja", "zh-hant", "fr"}
+            assert ("best" in entry["labels"]["en"]) == (entry["mark"] != "good")
+    # Reviewing again writes nothing new.
+    assert reviews.review_game(game_id=reviewed.pk) == 0
+
+
+def test_a_review_is_made_from_the_seats_view_at_the_time_only(players, reviews_on, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    """The search gets the view of the seat whose decision it is, as it was before that move — nothing else
+    of the game (games.engines.review takes no state; its search is the one that cannot peek)."""
+    game = start_game("hidden-number", players[:2], options={"top": 20})
+    seen = []
+    real = reviews.review_decision
+
+    def recording(engine, view, seat, played, seed, budget):
+        seen.append((seat, view, played))
+        return real(engine, view, seat, played, seed, budget)
+
+    monkeypatch.setattr(reviews, "review_decision", recording)
+    game = _play_to_the_end(game, django_capture_on_commit_callbacks)
+    from games.history.services import replay_states
+
+    before = {}
+    previous = None
+    for move, state in replay_states(game):
+        if move is not None:
+            before[move.sequence] = previous
+        previous = state
+    moves = {m.sequence: m for m in Move.objects.filter(game=game)}
+    assert seen
+    for seat, view, played in seen:
+        sequence = next(s for s, m in moves.items() if m.seat_number == seat and m.move == played
+                        and game.engine.view(before[s], seat) == view)
+        assert game.engine.view(before[sequence], seat) == view
+        assert view["numbers"] is None and view["my_number"] == before[sequence]["secrets"][seat]
+
+
+def test_only_the_seats_player_sees_its_review_on_the_page_and_the_api(reviewed, players, client, user_factory):
+    mine = GameReview.objects.get(game=reviewed, seat_number=Seat.objects.get(game=reviewed, user=players[0]).number)
+    client.force_login(players[0])
+    end_screen = client.get(reverse("game", args=[reviewed.pk])).content.decode()
+    assert reverse("game-review", args=[reviewed.pk]) in end_screen and "Review your game" in end_screen
+    page = client.get(reverse("game-review", args=[reviewed.pk])).content.decode()
+    assert page.count('class="review-row') == len(mine.entries)
+    api = client.get(reverse("api-game-review", args=[reviewed.pk])).json()
+    assert api["status"] == "ready" and [e["sequence"] for e in api["entries"]] == [
+        e["sequence"] for e in mine.entries
+    ]
+    # The replay marks my decision at its step.
+    first = mine.entries[0]
+    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
+    assert f'data-review-mark="{first["mark"]}"' in replay
+    # Someone else (a spectator of this public game) gets no review at all.
+    stranger = user_factory(username="stranger")
+    client.force_login(stranger)
+    assert client.get(reverse("game-review", args=[reviewed.pk])).status_code == 404
+    assert client.get(reverse("api-game-review", args=[reviewed.pk])).status_code == 404
+    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
+    assert "data-review-mark" not in replay
+
+
+def test_before_the_end_there_is_no_review(players, reviews_on, client):
+    game = start_game("hidden-number", players[:2], options={"top": 20})
+    client.force_login(players[0])
+    assert client.get(reverse("game-review", args=[game.pk])).status_code == 404
+    response = client.get(reverse("api-game-review", args=[game.pk]))
+    assert response.status_code == 409
+
+
+def test_a_game_never_reviewed_ends_normally_and_says_the_review_is_not_ready(players, settings, client,
+                                                                              django_capture_on_commit_callbacks):
+    settings.GAME_REVIEWS = True
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # no worker takes the review
+    from mammamia.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        game = start_game("hidden-number", players[:2], options={"top": 20})
+        from unittest import mock
+
+        with mock.patch("celery.app.task.Task.apply_async"):
+            game = _play_to_the_end(game, django_capture_on_commit_callbacks)
+    finally:
+        app.conf.task_always_eager = True
+    assert game.status == GameStatus.FINISHED and not GameReview.objects.filter(game=game).exists()
+    client.force_login(players[0])
+    page = client.get(reverse("game-review", args=[game.pk])).content.decode()
+    assert "data-review-pending" in page
