@@ -67,61 +67,6 @@ def test_the_end_of_a_game_reviews_each_persons_decisions_within_the_budget(revi
     assert reviews.review_game(game_id=reviewed.pk) == 0
 
 
-def test_a_review_is_made_from_the_seats_view_at_the_time_only(players, reviews_on, monkeypatch,
-                                                              django_capture_on_commit_callbacks):
-    """The search gets the view of the seat whose decision it is, as it was before that move — nothing else
-    of the game (games.engines.review takes no state; its search is the one that cannot peek)."""
-    game = start_game("hidden-number", players[:2], options={"top": 20})
-    seen = []
-    real = reviews.review_decision
-
-    def recording(engine, view, seat, played, seed, budget):
-        seen.append((seat, view, played))
-        return real(engine, view, seat, played, seed, budget)
-
-    monkeypatch.setattr(reviews, "review_decision", recording)
-    game = _play_to_the_end(game, django_capture_on_commit_callbacks)
-    from games.history.services import replay_states
-
-    before = {}
-    previous = None
-    for move, state in replay_states(game):
-        if move is not None:
-            before[move.sequence] = previous
-        previous = state
-    moves = {m.sequence: m for m in Move.objects.filter(game=game)}
-    assert seen
-    for seat, view, played in seen:
-        sequence = next(s for s, m in moves.items() if m.seat_number == seat and m.move == played
-                        and game.engine.view(before[s], seat) == view)
-        assert game.engine.view(before[sequence], seat) == view
-        assert view["numbers"] is None and view["my_number"] == before[sequence]["secrets"][seat]
-
-
-def test_only_the_seats_player_sees_its_review_on_the_page_and_the_api(reviewed, players, client, user_factory):
-    mine = GameReview.objects.get(game=reviewed, seat_number=Seat.objects.get(game=reviewed, user=players[0]).number)
-    client.force_login(players[0])
-    end_screen = client.get(reverse("game", args=[reviewed.pk])).content.decode()
-    assert reverse("game-review", args=[reviewed.pk]) in end_screen and "Review your game" in end_screen
-    page = client.get(reverse("game-review", args=[reviewed.pk])).content.decode()
-    assert page.count('class="review-row') == len(mine.entries)
-    api = client.get(reverse("api-game-review", args=[reviewed.pk])).json()
-    assert api["status"] == "ready" and [e["sequence"] for e in api["entries"]] == [
-        e["sequence"] for e in mine.entries
-    ]
-    # The replay marks my decision at its step.
-    first = mine.entries[0]
-    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
-    assert f'data-review-mark="{first["mark"]}"' in replay
-    # Someone else (a spectator of this public game) gets no review at all.
-    stranger = user_factory(username="stranger")
-    client.force_login(stranger)
-    assert client.get(reverse("game-review", args=[reviewed.pk])).status_code == 404
-    assert client.get(reverse("api-game-review", args=[reviewed.pk])).status_code == 404
-    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
-    assert "data-review-mark" not in replay
-
-
 def test_before_the_end_there_is_no_review(players, reviews_on, client):
     game = start_game("hidden-number", players[:2], options={"top": 20})
     client.force_login(players[0])
