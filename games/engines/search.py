@@ -188,6 +188,7 @@ class RootStats:
     moves: dict[str, Move]
     children: dict[str, _Child]
     forced: Move | None = None  # the only legal move: nothing was searched
+    heuristic: str | None = None  # the key of the heuristic's move at the root (bot_move on the first drawing)
 
     def mean(self, key: str) -> float:
         child = self.children[key]
@@ -220,8 +221,12 @@ def search_root(
     root = _Node()  # the seat's own information set: one node whatever was drawn
     tree: dict[str, _Node] = {}
     root_moves: dict[str, Move] = {}
+    root_heuristic: str | None = None
     for _ in range(max(1, budget)):
         state = sample(view, seat, rng)
+        if root_heuristic is None and not engine.is_over(state):
+            # on a drawing, like every node's first move: nothing hidden is read
+            root_heuristic = _heuristic_key(engine, state, seat)
         path: list[tuple[_Node, str, int]] = []
         expanded = False
         first = True  # the bot's own decision, the root
@@ -237,7 +242,7 @@ def search_root(
                     raise ValueError(f"seat {seat} has no move to choose")
                 root_moves.update(moves)
                 if len(moves) == 1:  # the bot's move is forced: nothing to search
-                    return RootStats(root_moves, root.children, forced=legal[0])
+                    return RootStats(root_moves, root.children, forced=legal[0], heuristic=root_heuristic)
             if len(moves) == 1:  # forced: no decision to learn, no node
                 state = engine.play(state, mover, legal[0])
                 continue
@@ -260,7 +265,7 @@ def search_root(
             child = node.children[key]
             child.visits += 1
             child.total += values[mover]
-    return RootStats(root_moves, root.children)
+    return RootStats(root_moves, root.children, heuristic=root_heuristic)
 
 
 def ismcts_move(
@@ -271,14 +276,29 @@ def ismcts_move(
     budget: int = DEFAULT_BUDGET,
     sampler: Sampler | None = None,
     search_others: bool = True,
+    margin: float = 0.0,
 ) -> Move:
-    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations."""
+    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations.
+
+    ``margin``: the search's favourite replaces the heuristic's move only if its mean reward is higher by at
+    least this much (0: always the favourite). Where a seat has many moves and the budget is small, each move
+    gets a few noisy playouts, and a favourite that is merely lucky plays worse than the heuristic."""
     stats = search_root(engine, view, seat, rng, budget, sampler, search_others)
     if stats.forced is not None:
         return stats.forced
     if not stats.children:
         return next(iter(stats.moves.values()))
-    return stats.moves[stats.best_key()]
+    best = stats.best_key()
+    heuristic = stats.heuristic
+    close = heuristic in stats.children and stats.mean(best) - stats.mean(heuristic) < margin
+    if margin and best != heuristic and close:
+        return stats.moves[heuristic]
+    return stats.moves[best]
+
+
+def margin_for(engine: Engine) -> float:
+    """The game's ``ROOT_MARGIN`` (its sampler module; default 0): see ``ismcts_move``."""
+    return float(getattr(_sampler_module(engine), "ROOT_MARGIN", 0.0))
 
 
 def search_others_for(engine: Engine) -> bool:
@@ -322,6 +342,12 @@ def choose_move(
             return moves[0]
         iterations = budget if budget is not None else budget_for(engine)
         return ismcts_move(
-            engine, engine.view(state, seat), seat, rng, iterations, search_others=search_others_for(engine)
+            engine,
+            engine.view(state, seat),
+            seat,
+            rng,
+            iterations,
+            search_others=search_others_for(engine),
+            margin=margin_for(engine),
         )
     return engine.bot_move(state, seat)
