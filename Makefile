@@ -10,13 +10,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSERVICES := $(BIN)/python -m mammamia.devservices --
 
-.PHONY: run test e2e bench lint check messages clean help
+.PHONY: run test e2e bench arena lint check messages clean help
 
 help:
 	@echo "make run    - serve the site at http://127.0.0.1:8000 with a Celery worker and beat"
 	@echo "make test   - run the whole test suite against real PostgreSQL"
 	@echo "make e2e    - browser tests (Playwright + Debian chromium)"
 	@echo "make bench  - benchmark suite, writes bench/results.json and docs/benchmarks.md"
+	@echo "make arena  - bot levels against each other over seeded deals (ARENA_ARGS=--quick: minutes)"
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is required (Django 6)."; exit 1; }
@@ -41,6 +42,12 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 bench: $(BENCH_STAMP)
 	command -v pgbouncer >/dev/null || test -x /usr/sbin/pgbouncer || (apt-get update && apt-get install -y pgbouncer) || echo "No pgbouncer: the scale-out part is skipped."  # Debian's, for the scale-out part (issue 33)
 	MAMMAMIA_VAR_DIR=$(CURDIR)/var/bench $(DEVSERVICES) $(BIN)/python -m bench $(BENCH_ARGS)
+
+# Bot levels against each other (bench/arena.py, issue 28): pure engines, no services; one core, nice. The
+# issue's 400 deals per game, player count and pair take hours: ARENA_ARGS="--quick" is a smoke run of minutes,
+# e.g. ARENA_ARGS="--deals 100 --only konamon --players 2". Writes bench/arena-results.json for make bench.
+arena: $(STAMP)
+	nice -n $${ARENA_NICE:-10} $(BIN)/python -m bench.arena $(ARENA_ARGS)
 
 # Browser tests (e2e/): the site as in production (gunicorn with DEBUG=0, a Celery worker and beat, an SMTP
 # catcher) on a fresh database mammamia_e2e, driven by Playwright with Debian's Chromium. E2E_ARGS go to pytest (naming e2e/ files runs only those).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import platform
 import subprocess
@@ -584,6 +585,7 @@ def markdown(results: dict) -> str:
     live = results.get("live")
     if live:
         out += _live_markdown(live)
+    out += _arena_markdown()
     profiles = results.get("profiles") or {}
     if profiles:
         out += ["## Profiles", "", "py-spy samples (97 Hz, all child processes) during the run; shares of all samples "
@@ -597,6 +599,28 @@ def markdown(results: dict) -> str:
     if NOTES.exists():
         out += [NOTES.read_text().strip(), ""]
     return "\n".join(out)
+
+
+def _arena_markdown() -> list[str]:
+    """The last ``make arena`` (bench/arena-results.json): bots of two levels over seeded deals. Hours of one
+    core for the issue's 400 deals, so ``make bench`` reports the last run rather than playing one."""
+    from bench import arena
+
+    if not arena.OUT.exists():
+        return ["## Bot levels (arena)", "", "No `make arena` run yet (bench/arena-results.json).", ""]
+    found = json.loads(arena.OUT.read_text())
+    return [
+        "## Bot levels (arena)",
+        "",
+        f"From the last `make arena` run ({found['when']}, `{found['command']}`"
+        + (", **quick run: too few deals to show anything**" if found.get("quick") else "")
+        + "): one bot of the higher level against bots of the lower level, seats rotated over seeded deals; its "
+        "share of first places (ties shared) with a 95 % interval, against its fair share. Strong CPU per "
+        "decision on one core. Not re-run by `make bench`.",
+        "",
+        *arena.summary_lines(found),
+        "",
+    ]
 
 
 def _server(results: dict) -> str:

@@ -15,4 +15,8 @@ STATIC_ROOT = env.str("BENCH_STATIC_ROOT", default=str(BASE_DIR / "var" / "bench
 # A queue of its own: a worker of another deployment sharing the broker never takes the bench's tasks.
 CELERY_TASK_DEFAULT_QUEUE = "mammamia-bench"
 CELERY_OUTGOING_QUEUE = "mammamia-bench-outgoing"  # webhooks and push (mammamia/workers.py)
-CELERY_TASK_ROUTES = {"reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE}}
+CELERY_SLOW_QUEUE = "mammamia-bench-slow"  # reviews of finished games
+CELERY_TASK_ROUTES = {
+    "reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE},
+    "games.tasks.review_finished_game": {"queue": CELERY_SLOW_QUEUE},
+}

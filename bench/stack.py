@@ -166,7 +166,8 @@ class Stack:
                                           name=f"bench-{os.getpid()}", loglevel="warning",
                                           extra=("--without-gossip", "--without-mingle"),
                                           main_queue=bench_settings.CELERY_TASK_DEFAULT_QUEUE,
-                                          outgoing_queue=bench_settings.CELERY_OUTGOING_QUEUE).items():
+                                          outgoing_queue=bench_settings.CELERY_OUTGOING_QUEUE,
+                                          slow_queue=bench_settings.CELERY_SLOW_QUEUE).items():
             self._start(name, argv)
         from mammamia.celery import app
 

@@ -286,6 +286,10 @@ def running_stack(artifacts: Path):
             "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}",
             "BOT_MOVE_DELAY_SECONDS": os.environ.get("E2E_BOT_MOVE_DELAY_SECONDS", "0.2"),
             "GAME_POLL_SECONDS": os.environ.get("E2E_GAME_POLL_SECONDS", "1"),
+            # Strong bots and reviews with small budgets (issue 28): the same code, seconds instead of minutes.
+            "BOT_STRONG_ITERATIONS": os.environ.get("E2E_BOT_STRONG_ITERATIONS", "12"),
+            "GAME_REVIEW_ITERATIONS": os.environ.get("E2E_GAME_REVIEW_ITERATIONS", "10"),
+            "GAME_REVIEW_DECISIONS": os.environ.get("E2E_GAME_REVIEW_DECISIONS", "12"),
             # "Your move" waits this long and is dropped if its reader is at the table (issue 34; 180 s in
             # production): short, so that a player who left the table hears it within the tests' patience.
             "TURN_NOTIFY_HOLD_SECONDS": os.environ.get("E2E_TURN_NOTIFY_HOLD_SECONDS", "8"),
@@ -317,6 +321,7 @@ def running_stack(artifacts: Path):
         _wait_http(stack, web)
         _wait_log(stack, "worker", "ready.")
         _wait_log(stack, "worker-outgoing", "ready.")
+        _wait_log(stack, "worker-slow", "ready.")
         log(f"site at {base_url} (DEBUG=0, uvicorn), worker and beat up, mail to {mail_dir}; "
             f"{time.monotonic() - started:.1f}s")
         yield stack

@@ -97,7 +97,7 @@ class Table:
 
 
 def create_game(player: Player, checker: Checker, *, slug: str, seats: int, bots: int = 0,
-                options: dict[str, str] | None = None) -> tuple[str, int]:
+                options: dict[str, str] | None = None, bot_levels: list[str] | None = None) -> tuple[str, int]:
     page = player.page
     page.goto("/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="My games").click()
@@ -107,6 +107,8 @@ def create_game(player: Player, checker: Checker, *, slug: str, seats: int, bots
     page.locator("label", has=page.locator(f'input[name="engine_slug"][value="{slug}"]')).click()
     page.get_by_label("Number of seats").select_option(str(seats))
     page.get_by_label("Bots").select_option(str(bots))
+    for n, level in enumerate(bot_levels or [], start=2):  # the first bot sits as "Bot 2" (issue 28)
+        page.locator("[data-bot-levels]").get_by_label(f"Bot {n}", exact=True).select_option(level)
     for label, value in (options or {}).items():
         page.locator("fieldset.engine-options").get_by_label(label).select_option(value)
     page.get_by_role("button", name="Create the game").click()
@@ -131,9 +133,10 @@ def join_from_lobby(player: Player, checker: Checker, game_id: int) -> None:
 
 def start_game(players: list[Player], checker: Checker, findings: Findings, mailbox: Mailbox, base_url: str, *,
                slug: str, seats: int, bots: int = 0, seed: int = 1,
-               options: dict[str, str] | None = None) -> Table:
+               options: dict[str, str] | None = None, bot_levels: list[str] | None = None) -> Table:
     creator, *others = players
-    url, game_id = create_game(creator, checker, slug=slug, seats=seats, bots=bots, options=options)
+    url, game_id = create_game(creator, checker, slug=slug, seats=seats, bots=bots, options=options,
+                               bot_levels=bot_levels)
     for player in others:
         join_from_lobby(player, checker, game_id)
     table = Table(slug=slug, url=url, game_id=game_id, players=players, checker=checker, findings=findings,

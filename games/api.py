@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch
+from django.http import Http404
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -35,6 +36,7 @@ from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
+    AddBotSerializer,
     CommitmentSerializer,
     ContributionSerializer,
     CreateGameSerializer,
@@ -50,6 +52,7 @@ from games.serializers import (
     MyGameSerializer,
     ReplaySerializer,
     RevealSerializer,
+    ReviewSerializer,
 )
 
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
@@ -154,6 +157,7 @@ class MyGamesView(ApiView):
             time_control=data.get("time_control"),
             visibility=data["visibility"],
             bots=data["bots"],
+            bot_levels=data.get("bot_levels"),
             rated=data["rated"],
             contribution=data.get("contribution", ""),
             commitment=data.get("commitment", ""),
@@ -380,6 +384,40 @@ class ReplayView(ApiView):
         )
 
 
+class ReviewView(ApiView):
+    """After the end: the review of my own decisions (issue 28), judged by the strong search from what my seat
+    could see at each moment. Only a seat's own player gets it."""
+
+    serializer_class = ReviewSerializer
+
+    @extend_schema(responses={200: ReviewSerializer, **errors(409)})
+    def get(self, request, game_id: int):
+        from games.history import review as reviews
+
+        access = _visible(request, game_id)
+        game = access.game
+        if access.seat_number is None:
+            raise Http404
+        if game.status != GameStatus.FINISHED:
+            raise GameNotActive(_("The review opens when the game has ended."))
+        found = reviews.review_of(game=game, seat_number=access.seat_number)
+        fields = ("sequence", "mark", "loss", "played_value", "best_value", "played", "best")
+        entries = [
+            {name: entry[name] for name in fields}
+            for entry in (reviews.entry_for_language(raw) for raw in (found.entries if found else []))
+        ]
+        status_text = "ready" if found else ("pending" if reviews.reviews_available(game) else "none")
+        return Response(
+            {
+                "status": status_text,
+                "seat": access.seat_number,
+                "iterations": found.iterations if found else None,
+                "skipped": found.skipped if found else 0,
+                "entries": entries,
+            }
+        )
+
+
 def _move_dict(move: Move | None) -> dict | None:
     if move is None:
         return None
@@ -478,9 +516,10 @@ class BotsView(ApiView):
 
     serializer_class = None
 
-    @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(409)})
+    @extend_schema(request=AddBotSerializer, responses={200: GameSummarySerializer, **errors(400, 409)})
     def post(self, request, game_id: int):
-        seat = lobby_services.add_bot(user=request.user, game_id=game_id)
+        data = _valid(AddBotSerializer, request)
+        seat = lobby_services.add_bot(user=request.user, game_id=game_id, level=data["level"])
         return Response(_summary(request, Game.objects.get(pk=seat.game_id)))
 
     @extend_schema(request=None, responses={200: GameSummarySerializer, **errors(400, 409)})

@@ -40,6 +40,7 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/log/", api.GameLogView.as_view(), name="api-game-log"),
     path("games/<int:game_id>/replay/", api.ReplayView.as_view(), name="api-game-replay"),
+    path("games/<int:game_id>/review/", api.ReviewView.as_view(), name="api-game-review"),
     path("games/<int:game_id>/reveal/", api.RevealView.as_view(), name="api-game-reveal"),
     path("invitations/", api.MyInvitationsView.as_view(), name="api-invitations"),
     path(

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clocks.forms import TimeControlFields
 from games.engines import all_engines, get_engine
-from games.models import TimeLimit, Visibility
+from games.models import BotLevel, TimeLimit, Visibility
 from games.registry import game_title
 from games.ui import get_ui
 
@@ -30,6 +30,11 @@ def option_label(slug: str, option: str):
 
 def option_value_label(slug: str, option: str, value) -> str:
     return _labels(slug, option)[2].get(value, str(value))
+
+
+def bot_level_field_name(n: int) -> str:
+    """The create form's field for the level of the ``n``-th bot (1-based; the bot sits as "Bot n+1")."""
+    return f"bot_level_{n}"
 
 
 class CreateGameForm(TimeControlFields, forms.Form):
@@ -79,6 +84,14 @@ class CreateGameForm(TimeControlFields, forms.Form):
         chosen = self.chosen_engine()
         self.fields["players"].initial = min(max(3, chosen.min_players), chosen.max_players)
         self.fields["bots"].choices = [(n, str(n)) for n in range(0, most)]
+        # One level per bot seat (issue 28); the page shows as many as bots are chosen (static/js/site.js).
+        for n in range(1, most):
+            self.fields[bot_level_field_name(n)] = forms.ChoiceField(
+                label=_("Bot {n}").format(n=n + 1),
+                choices=BotLevel.choices,
+                initial=BotLevel.NORMAL,
+                required=False,
+            )
         self.option_fields: dict[str, list[str]] = {}
         for engine in engines:
             names = []
@@ -121,6 +134,10 @@ class CreateGameForm(TimeControlFields, forms.Form):
             )
         return groups
 
+    def bot_level_fields(self) -> list:
+        """For the template: the level of each possible bot, first bot first."""
+        return [self[name] for name in self.fields if name.startswith("bot_level_")]
+
     def chosen_length(self) -> str:
         """The length of a game of the chosen game and seat count, as the form first shows it."""
         from games.lengths import length_text
@@ -149,6 +166,9 @@ class CreateGameForm(TimeControlFields, forms.Form):
             self.add_error("bots", _("Leave at least your own seat for a person."))
         elif data.get("invite") and players is not None and bots is not None and bots >= players - 1:
             self.add_error("invite", _("Leave a seat free for the friend you invite: fewer bots, or more seats."))
+        data["bot_levels"] = [
+            data.get(bot_level_field_name(n)) or BotLevel.NORMAL for n in range(1, (bots or 0) + 1)
+        ]
         options = {}
         for option, values in engine.options.items():
             raw = data.get(option_field_name(slug, option))

@@ -108,6 +108,20 @@ class MadeBy(models.TextChoices):
     FORCED = "forced", _("only possible move")  # issue 32: played for the player (their setting)
 
 
+class BotLevel(models.TextChoices):
+    """How well a bot seat plays (issue 28, ``games.engines.search.choose_move``): easy slips like a beginner,
+    normal is the game's heuristic, strong searches over the hands its seat may not see."""
+
+    EASY = "easy", pgettext_lazy("bot level", "easy")
+    NORMAL = "normal", pgettext_lazy("bot level", "normal")
+    STRONG = "strong", pgettext_lazy("bot level", "strong")
+
+
+# The level a bot plays a person's timed-out turn at, and a seat handed to the bot after three time-outs or a
+# resignation (docs/playing.md): the game's heuristic, what the player would most likely have played.
+TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
+
+
 class Game(models.Model):
     engine_slug = models.CharField(_("game"), max_length=32, db_index=True)
     options = models.JSONField(_("options"), default=dict, blank=True)
@@ -252,6 +266,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
     )
     is_bot = models.BooleanField(_("bot"), default=False)
+    # How the bot plays this seat (issue 28); a person's seat taken over by the bot plays at
+    # TAKEOVER_BOT_LEVEL, which is this field's default.
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
     # 128 bits as 32 hex digits, sent with the join (games.fairness): public at once, never changed once set;
     # a bot's is derived from the site's committed secret; "" when none was sent.
     contribution = models.CharField(_("contribution to the deal"), max_length=32, blank=True, default="")
@@ -320,8 +337,8 @@ class Seat(models.Model):
         if self.user_id is not None:
             return self.user.public_name
         # Numbered by the order the seats were taken, not by the seat the start draws: a bot keeps the
-        # name it had in the waiting room (issue 19).
-        return str(_("Bot {n}").format(n=self.join_order + 1))
+        # name it had in the waiting room (issue 19); its level beside it (issue 28).
+        return str(_("Bot {n} ({level})").format(n=self.join_order + 1, level=self.get_bot_level_display()))
 
 
 class PlayerStats(models.Model):
@@ -356,6 +373,32 @@ class PlayerStats(models.Model):
     @property
     def average_score(self) -> float | None:
         return self.scores_sum / self.scored if self.scored else None
+
+
+class GameReview(models.Model):
+    """The review of one seat's decisions in a finished game (issue 28, ``games.history.review``): each
+    decision judged by the strong search from that seat's view at that moment. Shown to that seat's player
+    only. ``entries``: per reviewed decision ``{"sequence", "mark", "loss", "played_value", "best_value",
+    "labels": {language: {"played", "best"}}}`` (``best`` and its label only when the search preferred
+    another move; labels are built from the seat's view then, in each of the site's languages)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    entries = models.JSONField(default=list)
+    iterations = models.PositiveIntegerField(_("iterations per decision"), default=0)
+    skipped = models.PositiveIntegerField(_("decisions not reviewed"), default=0)  # past the per-game budget
+    cpu_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game review")
+        verbose_name_plural = _("game reviews")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat_number"], name="games_review_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review {self.game_id}:{self.seat_number}"
 
 
 class SeatView(models.Model):

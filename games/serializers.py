@@ -22,7 +22,7 @@ from api.schema import ErrorSerializer  # noqa: F401 - re-exported for the views
 from clocks.arithmetic import ClockKind, InvalidTimeControl, TimeControl
 from games import lengths
 from games.engines import all_engines, engine_slugs, get_engine
-from games.models import Game, GameStatus, Seat, TimeLimit, Visibility
+from games.models import BotLevel, Game, GameStatus, Seat, TimeLimit, Visibility
 from games.strict_json import same_json
 
 MIN_PLAYERS = min(engine.min_players for engine in all_engines())
@@ -53,6 +53,9 @@ class SeatSerializer(serializers.ModelSerializer):
         "read (the time left is until deadline_at, less the player's quiet days and absence); null without one."
     )
     final_score = serializers.SerializerMethodField()
+    bot_level = serializers.SerializerMethodField(
+        help_text="How the bot plays this seat: easy, normal or strong (the name says it too); null for a person."
+    )
 
     class Meta:
         model = Seat
@@ -61,6 +64,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "name",
             "username",
             "is_bot",
+            "bot_level",
             "colour",
             "dropped_out",
             "resigned_at",
@@ -74,6 +78,10 @@ class SeatSerializer(serializers.ModelSerializer):
 
     def get_clock_left(self, seat) -> int | None:
         return int(seat.clock_left.total_seconds()) if seat.clock_left is not None else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=BotLevel.values, allow_null=True))
+    def get_bot_level(self, seat) -> str | None:
+        return seat.bot_level if seat.is_bot else None
 
     def get_username(self, seat) -> str | None:
         return seat.user.username if seat.user_id else None
@@ -275,6 +283,13 @@ class CreateGameSerializer(serializers.Serializer):
     bots = StrictIntegerField(
         min_value=0, max_value=MAX_PLAYERS - 1, default=0, help_text="Bot seats, fewer than `players`."
     )
+    bot_levels = serializers.ListField(
+        child=StrictChoiceField(choices=BotLevel.values),
+        required=False,
+        max_length=MAX_PLAYERS - 1,
+        help_text="How well each bot plays, one per bot seat: easy, normal (the default) or strong, "
+        'e.g. ["strong", "easy"] with `"bots": 2`.',
+    )
     rated = StrictBooleanField(default=True, help_text="Counts for the players' ratings; never with bots.")
     contribution = StrictCharField(
         required=False,
@@ -303,6 +318,8 @@ class CreateGameSerializer(serializers.Serializer):
             )
         if data["bots"] >= data["players"]:
             raise serializers.ValidationError({"bots": _("Keep at least one seat for a person.")})
+        if "bot_levels" in data and len(data["bot_levels"]) != data["bots"]:
+            raise serializers.ValidationError({"bot_levels": _("Give one level per bot seat.")})
         for name, value in data["options"].items():
             # As JSON: 20.0 or true is not the allowed value 20 or 1.
             if name not in engine.options or not any(same_json(value, allowed) for allowed in engine.options[name]):
@@ -359,6 +376,12 @@ class MoveResultSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
+class AddBotSerializer(serializers.Serializer):
+    level = StrictChoiceField(
+        choices=BotLevel.values, default=BotLevel.NORMAL, help_text="How well the bot plays: easy, normal or strong."
+    )
+
+
 class InviteSerializer(serializers.Serializer):
     username = StrictCharField(max_length=150, help_text="Who to invite (case does not matter).")
 
@@ -396,6 +419,24 @@ class ReplaySerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="Whose view this is.")
     last_move = ReplayMoveSerializer(allow_null=True)
     view = serializers.DictField(help_text="engine.view of that seat after `step` moves.")
+
+
+class ReviewEntrySerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(help_text="The move's number (the replay's step that shows it).")
+    mark = serializers.ChoiceField(choices=["good", "inaccuracy", "mistake"])
+    loss = serializers.FloatField(help_text="Estimated result lost against the strong bot's favourite, 0-1.")
+    played_value = serializers.FloatField(help_text="The search's estimate after the played move, 0-1.")
+    best_value = serializers.FloatField(help_text="The search's estimate after its favourite, 0-1.")
+    played = serializers.CharField(help_text="The played move in words, in my language.")
+    best = serializers.CharField(allow_null=True, help_text="The strong bot's favourite in words; null if good.")
+
+
+class ReviewSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ready", "pending", "none"], help_text="pending: being prepared.")
+    seat = serializers.IntegerField()
+    iterations = serializers.IntegerField(allow_null=True, help_text="Search iterations per decision.")
+    skipped = serializers.IntegerField(help_text="Later decisions past the game's review budget.")
+    entries = ReviewEntrySerializer(many=True)
 
 
 class RevealSerializer(serializers.Serializer):

@@ -17,20 +17,51 @@ logger = logging.getLogger(__name__)
 # --- Bot moves (platform, issue 6) -----------------------------------------------
 
 
+# A strong bot thinks up to ~1 s of CPU per move (BOT_STRONG_ITERATIONS), outside the game's lock; a task
+# plays at most BOT_MOVES_PER_TASK moves. Past the soft limit the task stops between moves (nothing is held
+# while thinking) and the stalled-bot sweep (notifications.deadlines, every minute) queues the rest.
+BOT_TASK_SOFT_TIME_LIMIT = 240
+BOT_TASK_TIME_LIMIT = 270
+
+
 @shared_task(
     bind=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     retry_backoff_max=60,
     max_retries=5,
+    soft_time_limit=BOT_TASK_SOFT_TIME_LIMIT,
+    time_limit=BOT_TASK_TIME_LIMIT,
 )
 def play_bot_moves(self, game_id: int, version: int | None = None) -> int:
-    """Play the moves of awaited bot seats of ``game_id`` if it is still at ``version``."""
+    """Play the moves of awaited bot seats of ``game_id`` at their levels if it is still at ``version``."""
     from games.play.services import play_bot_turns
 
     played = play_bot_turns(game_id=game_id, expected_version=version)
     logger.debug("game %s: %s bot move(s) played", game_id, played)
     return played
+
+
+# --- Reviews of finished games (issue 28) -------------------------------------------
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=3,
+    soft_time_limit=600,
+    time_limit=660,
+    ignore_result=True,
+)
+def review_finished_game(self, game_id: int) -> int:
+    """Review the people's decisions of finished game ``game_id`` (the ``slow`` queue; games.history.review)."""
+    from games.history.review import review_game
+
+    written = review_game(game_id=game_id)
+    logger.info("game %s: %s review(s) written", game_id, written)
+    return written
 
 
 # --- Notifications, reminders and deadlines (issue 7) go below. ----------------------

@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/log/", views.game_log, name="game-log"),
     path("games/<int:game_id>/check/", fairness_page.check_page, name="game-fairness"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/review/", views.review, name="game-review"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),
     path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),

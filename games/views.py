@@ -27,7 +27,7 @@ from games.lobby import commitments
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
-from games.models import GameStatus
+from games.models import BotLevel, GameStatus
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.play.next_game import next_awaiting
@@ -80,6 +80,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 time_control=data["time_control"],
                 visibility=data["visibility"],
                 bots=data["bots"],
+                bot_levels=data["bot_levels"],
                 rated=data["rated"],
                 contribution=request.POST.get("contribution", ""),  # static/js/fairness.js (issue 30)
                 commitment=request.POST.get("commitment", ""),  # shown on this form before the bits were drawn
@@ -95,6 +96,19 @@ def create_game(request: HttpRequest) -> HttpResponse:
     commitment = commitments.commit(user=request.user).secret_sha256
     context = {"form": form, "commitment": commitment}
     return render(request, "games/create.html", context, status=400 if form.errors else 200)
+
+
+def _review_mark(game, seat_number: int | None, last_move) -> dict | None:
+    """The review's mark of the move the replay shows, when it is a decision of the viewer's own seat."""
+    from games.history import review as reviews
+
+    if seat_number is None or last_move is None or last_move.seat_number != seat_number:
+        return None
+    found = reviews.review_of(game=game, seat_number=seat_number)
+    if found is None:
+        return None
+    entry = next((e for e in found.entries if e["sequence"] == last_move.sequence), None)
+    return reviews.entry_for_language(entry) if entry else None
 
 
 # Joining, leaving, inviting ----------------------------------------------------------
@@ -179,7 +193,8 @@ def invite_suggestions(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_bot(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _act(request, game_id, lambda: lobby_services.add_bot(user=request.user, game_id=game_id))
+    level = request.POST.get("level") or BotLevel.NORMAL  # the waiting room's level choice (issue 28)
+    return _act(request, game_id, lambda: lobby_services.add_bot(user=request.user, game_id=game_id, level=level))
 
 
 @login_required
@@ -326,6 +341,30 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/log.html", {"game": game, "lines": lines, "players": players})
 
 
+@login_required
+@require_GET
+def review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The review of my own decisions in a finished game (issue 28): only the seat's own player sees it."""
+    from games.history import review as reviews
+
+    access = _access_or_404(request, game_id)
+    game = access.game
+    if game.status != GameStatus.FINISHED or access.seat_number is None:
+        raise Http404
+    found = reviews.review_of(game=game, seat_number=access.seat_number)
+    entries = [reviews.entry_for_language(entry) for entry in found.entries] if found else []
+    counts = {mark: sum(1 for e in entries if e["mark"] == mark) for mark in ("good", "inaccuracy", "mistake")}
+    context = {
+        "game": game,
+        "review": found,
+        "entries": entries,
+        "counts": counts,
+        "seat_number": access.seat_number,
+        "may_review": reviews.reviews_available(game),
+    }
+    return render(request, "games/review.html", context)
+
+
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through every state of a finished game (rebuilt from seed and moves on this page only)."""
@@ -384,6 +423,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     context["table_help"] = table_help_context(
         game.engine_slug, gameui=context["gameui"], view=view, legal_moves=[], seat=as_seat, players=players
     )
+    context["review_mark"] = _review_mark(game, access.seat_number, last_move)
     extra = {"step": step, "total": total, "last_move": last_move}
     context["panels"] = panels.shown(page.table_for(request, access, page="replay", players=players, extra=extra))
     return render(request, "games/replay.html", context)

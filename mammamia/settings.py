@@ -259,7 +259,12 @@ CELERY_TIMEZONE = "UTC"
 # (webhooks, Web Push), so a slow receiver can never delay a move (docs/deploying.md, "Worker queues").
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_OUTGOING_QUEUE = "outgoing"
-CELERY_TASK_ROUTES = {"reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE}}
+# Slow work that must never wait ahead of moves and e-mails: reviews of finished games (issue 28).
+CELERY_SLOW_QUEUE = "slow"
+CELERY_TASK_ROUTES = {
+    "reach.tasks.*": {"queue": CELERY_OUTGOING_QUEUE},
+    "games.tasks.review_finished_game": {"queue": CELERY_SLOW_QUEUE},
+}
 # A safety net for every task (the outgoing ones have tighter limits of their own, reach/tasks.py): past the
 # soft limit the task gets SoftTimeLimitExceeded, past the hard one its worker process is replaced.
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=540)
@@ -297,6 +302,16 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # guest user a visitor without an account played it as (with any game against bots it started) after these days.
 TUTORIAL_HOURS = env.int("TUTORIAL_HOURS", default=24)
 TUTORIAL_GUEST_DAYS = env.int("TUTORIAL_GUEST_DAYS", default=7)
+# Iterations of a strong bot's search per decision (issue 28, games.engines.search). 0: each game's own budget,
+# chosen so that a decision takes under 1 s of one core at p95 (bench/search_cpu.py); a smaller number makes
+# strong bots cheaper and weaker. The bot thinks outside the game's lock, in the Celery worker.
+BOT_STRONG_ITERATIONS = env.int("BOT_STRONG_ITERATIONS", default=0)
+# Reviews of finished games (issue 28, games.history.review): on or off, search iterations per decision and
+# decisions reviewed per seat (the first ones). A seat's review costs at most about DECISIONS x ITERATIONS
+# playouts, on the slow queue; each review records its CPU (GameReview.cpu_ms).
+GAME_REVIEWS = env.bool("GAME_REVIEWS", default=True)
+GAME_REVIEW_ITERATIONS = env.int("GAME_REVIEW_ITERATIONS", default=40)
+GAME_REVIEW_DECISIONS = env.int("GAME_REVIEW_DECISIONS", default=80)
 # "Every time" e-mails: when a bot answers within this many seconds of a player's own move, their "your move"
 # e-mail waits this long and is dropped if their open page has shown the new position meanwhile (issue 19).
 TURN_EMAIL_HOLD_SECONDS = env.int("TURN_EMAIL_HOLD_SECONDS", default=120)

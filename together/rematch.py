@@ -51,7 +51,7 @@ def propose_rematch(*, user, game_id: int, contribution: str = "") -> Rematch:
         existing = live_rematch(original.pk)
         if existing is not None:
             return existing
-        bots = sum(1 for s in seats if s.user_id is None)
+        bot_seats = sorted((s for s in seats if s.user_id is None), key=lambda s: s.join_order)
         options = {name: value for name, value in original.options.items() if name != "deal"}
         game = lobby.create_game(
             user=user,
@@ -60,7 +60,8 @@ def propose_rematch(*, user, game_id: int, contribution: str = "") -> Rematch:
             options=options,
             time_control=original.time_control,
             visibility=original.visibility,
-            bots=bots,
+            bots=len(bot_seats),
+            bot_levels=[s.bot_level for s in bot_seats],
             rated=original.rated,
             contribution=contribution,
         )

@@ -181,21 +181,52 @@ def _playout(engine: Engine, state: State) -> State:
     raise RuntimeError(f"{engine.name}: no end after {MAX_PLAYOUT_MOVES} moves")
 
 
-def ismcts_move(
+@dataclass
+class RootStats:
+    """What a search learnt about the seat's own decision: each root move's visits and mean reward."""
+
+    moves: dict[str, Move]
+    children: dict[str, _Child]
+    forced: Move | None = None  # the only legal move: nothing was searched
+    heuristic: str | None = None  # the key of the heuristic's move at the root (bot_move on the first drawing)
+
+    def mean(self, key: str) -> float:
+        child = self.children[key]
+        return child.total / max(1, child.visits)
+
+    def best_key(self) -> str:
+        """The most visited move, the usual robust final choice; ties go to the better mean, then the key."""
+        return max(self.children, key=lambda key: (self.children[key].visits, self.mean(key), key))
+
+
+def search_root(
     engine: Engine,
     view: View,
     seat: int,
     rng: random.Random,
     budget: int = DEFAULT_BUDGET,
     sampler: Sampler | None = None,
-) -> Move:
-    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations."""
+    search_others: bool = True,
+    include: str | None = None,
+) -> RootStats:
+    """Single-observer ISMCTS for ``seat`` from its ``view`` alone, ``budget`` iterations; the root's statistics.
+
+    ``search_others``: the other seats' decisions are nodes of the tree too (each searched from what that seat
+    may know); False: the others play the game's heuristic (``bot_move``) in the tree as in the playouts, an
+    opponent model that spends the whole budget on the bot's own decisions (the game's sampler module says
+    which, ``SEARCH_OTHERS``). ``include``: the key of a root move that is tried first whenever legal (a
+    review's played move, so that it gets an estimate of its own).
+    """
     sample = sampler or sampler_for(engine)
     root = _Node()  # the seat's own information set: one node whatever was drawn
     tree: dict[str, _Node] = {}
     root_moves: dict[str, Move] = {}
+    root_heuristic: str | None = None
     for _ in range(max(1, budget)):
         state = sample(view, seat, rng)
+        if root_heuristic is None and not engine.is_over(state):
+            # on a drawing, like every node's first move: nothing hidden is read
+            root_heuristic = _heuristic_key(engine, state, seat)
         path: list[tuple[_Node, str, int]] = []
         expanded = False
         first = True  # the bot's own decision, the root
@@ -211,15 +242,21 @@ def ismcts_move(
                     raise ValueError(f"seat {seat} has no move to choose")
                 root_moves.update(moves)
                 if len(moves) == 1:  # the bot's move is forced: nothing to search
-                    return legal[0]
+                    return RootStats(root_moves, root.children, forced=legal[0], heuristic=root_heuristic)
             if len(moves) == 1:  # forced: no decision to learn, no node
                 state = engine.play(state, mover, legal[0])
+                continue
+            if not first and mover != seat and not search_others:
+                state = engine.play(state, mover, engine.bot_move(state, mover))
                 continue
             if expanded:
                 break
             node = root if first else tree.setdefault(info_key(engine.view(state, mover)), _Node())
+            heuristic = functools.partial(_heuristic_key, engine, state, mover)
+            if first and include in moves and include not in root.children:
+                heuristic = functools.partial(lambda key: key, include)
             first = False
-            key, expanded = _select(node, moves, rng, functools.partial(_heuristic_key, engine, state, mover))
+            key, expanded = _select(node, moves, rng, heuristic)
             path.append((node, key, mover))
             state = engine.play(state, mover, moves[key])
         values = reward(engine, _playout(engine, state), len(view["scores"]))
@@ -228,14 +265,46 @@ def ismcts_move(
             child = node.children[key]
             child.visits += 1
             child.total += values[mover]
-    if not root.children:
-        return next(iter(root_moves.values()))
-    # The most visited move, the usual robust final choice; ties go to the better mean, then the key.
-    best = max(
-        root.children.items(),
-        key=lambda item: (item[1].visits, item[1].total / max(1, item[1].visits), item[0]),
-    )
-    return root_moves[best[0]]
+    return RootStats(root_moves, root.children, heuristic=root_heuristic)
+
+
+def ismcts_move(
+    engine: Engine,
+    view: View,
+    seat: int,
+    rng: random.Random,
+    budget: int = DEFAULT_BUDGET,
+    sampler: Sampler | None = None,
+    search_others: bool = True,
+    margin: float = 0.0,
+) -> Move:
+    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations.
+
+    ``margin``: the search's favourite replaces the heuristic's move only if its mean reward is higher by at
+    least this much (0: always the favourite). Where a seat has many moves and the budget is small, each move
+    gets a few noisy playouts, and a favourite that is merely lucky plays worse than the heuristic."""
+    stats = search_root(engine, view, seat, rng, budget, sampler, search_others)
+    if stats.forced is not None:
+        return stats.forced
+    if not stats.children:
+        return next(iter(stats.moves.values()))
+    best = stats.best_key()
+    heuristic = stats.heuristic
+    close = heuristic in stats.children and stats.mean(best) - stats.mean(heuristic) < margin
+    if margin and best != heuristic and close:
+        return stats.moves[heuristic]
+    return stats.moves[best]
+
+
+def margin_for(engine: Engine) -> float:
+    """The game's ``ROOT_MARGIN`` (its sampler module; default 0): see ``ismcts_move``."""
+    return float(getattr(_sampler_module(engine), "ROOT_MARGIN", 0.0))
+
+
+def search_others_for(engine: Engine) -> bool:
+    """Whether the game's search trees hold the other seats' decisions (its sampler module's ``SEARCH_OTHERS``,
+    default True) or model the others by the heuristic."""
+    return bool(getattr(_sampler_module(engine), "SEARCH_OTHERS", True))
 
 
 def easy_move(engine: Engine, state: State, seat: int, rng: random.Random) -> Move:
@@ -272,5 +341,13 @@ def choose_move(
         if len(moves) == 1:
             return moves[0]
         iterations = budget if budget is not None else budget_for(engine)
-        return ismcts_move(engine, engine.view(state, seat), seat, rng, iterations)
+        return ismcts_move(
+            engine,
+            engine.view(state, seat),
+            seat,
+            rng,
+            iterations,
+            search_others=search_others_for(engine),
+            margin=margin_for(engine),
+        )
     return engine.bot_move(state, seat)

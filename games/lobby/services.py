@@ -5,6 +5,7 @@ Reads for the lobby live in ``games.lobby.selectors``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -28,6 +29,7 @@ from games.exceptions import (
 )
 from games.lobby import commitments
 from games.models import (
+    BotLevel,
     Game,
     GameEvent,
     GameState,
@@ -80,6 +82,7 @@ def create_game(
     time_control: TimeControl | None = None,
     visibility: str = Visibility.PUBLIC,
     bots: int = 0,
+    bot_levels: Sequence[str] | None = None,
     rated: bool = True,
     allow_stacked_deal: bool = False,
     contribution: str = "",
@@ -89,6 +92,8 @@ def create_game(
 
     ``time_control`` (``clocks.arithmetic.TimeControl``) wins over ``time_limit_hours`` (a per-move limit, 0:
     none). ``rated``: counts for the players' ratings (``competition.ratings``); a game with bots never does.
+
+    ``bot_levels``: one ``BotLevel`` per bot seat, in seat order (issue 28); None: all ``normal``.
 
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option. ``contribution``: the
     creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none. ``commitment``: the
@@ -111,6 +116,7 @@ def create_game(
         raise BadInput()
     if not isinstance(bots, int) or not 0 <= bots < players:
         raise BadInput()
+    bot_levels = _valid_bot_levels(bot_levels, bots)
     if time_limit_hours not in TimeLimit.values or visibility not in Visibility.values:
         raise BadInput()
     if time_control is not None and not isinstance(time_control, TimeControl):
@@ -139,7 +145,13 @@ def create_game(
     GameState.objects.create(game=game, seed=str(seed))
     seats = [Seat(game=game, user=user, join_order=0, contribution=contribution)]
     seats += [
-        Seat(game=game, is_bot=True, join_order=i + 1, contribution=fairness.bot_contribution(seed, i + 1))
+        Seat(
+            game=game,
+            is_bot=True,
+            bot_level=bot_levels[i],
+            join_order=i + 1,
+            contribution=fairness.bot_contribution(seed, i + 1),
+        )
         for i in range(bots)
     ]
     Seat.objects.bulk_create(seats)
@@ -147,6 +159,16 @@ def create_game(
     if len(table.seats) == players:
         _start(table)
     return game
+
+
+def _valid_bot_levels(levels: Sequence[str] | None, bots: int) -> list[str]:
+    """One level per bot seat; ``BadInput`` for a wrong count or an unknown level."""
+    if levels is None:
+        return [BotLevel.NORMAL] * bots
+    levels = list(levels)
+    if len(levels) != bots or any(level not in BotLevel.values for level in levels):
+        raise BadInput()
+    return levels
 
 
 @transaction.atomic
@@ -244,12 +266,15 @@ def _waiting_table_of_its_creator(*, user, game_id: int):
 
 
 @transaction.atomic
-def add_bot(*, user, game_id: int) -> Seat:
-    """The creator fills a free seat with a bot before the start; the game starts when that was the last seat.
+def add_bot(*, user, game_id: int, level: str = BotLevel.NORMAL) -> Seat:
+    """The creator fills a free seat with a bot of ``level`` (``BotLevel``) before the start; the game starts
+    when that was the last seat.
 
     A game with a bot is never rated (``competition``): a rated game becomes unrated, and stays so if the bot
     goes again (the waiting room says so before).
     """
+    if level not in BotLevel.values:
+        raise BadInput()
     table = _waiting_table_of_its_creator(user=user, game_id=game_id)
     game = table.game
     if len(table.seats) >= game.players:
@@ -259,7 +284,11 @@ def add_bot(*, user, game_id: int) -> Seat:
         game.save(update_fields=["rated"])
     join_order = _next_join_order(table)
     seat = Seat.objects.create(
-        game=game, is_bot=True, join_order=join_order, contribution=fairness.bot_seat_contribution(game, join_order)
+        game=game,
+        is_bot=True,
+        bot_level=level,
+        join_order=join_order,
+        contribution=fairness.bot_seat_contribution(game, join_order),
     )
     _seated(table, seat)
     return seat

@@ -26,6 +26,7 @@ from django.utils import timezone
 from clocks import turns as clock_turns
 from games import signals, strict_json
 from games.engines import IllegalMove as EngineIllegalMove
+from games.engines.search import choose_move
 from games.exceptions import (
     BadInput,
     GameError,
@@ -37,8 +38,11 @@ from games.exceptions import (
 )
 from games.history.since import seen_log_size
 from games.models import (
+    TAKEOVER_BOT_LEVEL,
+    BotLevel,
     Game,
     GameEvent,
+    GameState,
     GameStatus,
     MadeBy,
     Move,
@@ -267,6 +271,10 @@ def do_play_move(
     )
     if over:
         signals.game_finished.send(sender=Game, game=game)
+        if game.status == GameStatus.FINISHED:
+            from games.history.review import schedule_review
+
+            schedule_review(game)
     play_forced_moves(table, play=do_play_move)
     return applied
 
@@ -340,32 +348,75 @@ def _add_to_player_stats(deltas: dict[tuple[int, str], list[float]]) -> None:
         cursor.execute(f"{insert} ON CONFLICT (user_id, engine_slug) DO UPDATE SET {updates}", params)
 
 
-def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
-    """Play ``engine.bot_move`` for awaited bot seats, one transaction per move; the number played.
+@dataclass(frozen=True)
+class BotDecision:
+    """A bot's move chosen at ``version`` of a game, for its seat ``seat_number`` at ``level``."""
 
-    Returns at once if the game is no longer at ``expected_version`` (someone
-    else moved: whoever did queued the bots again) or has ended. Re-queues the
-    task after ``BOT_MOVES_PER_TASK`` moves if bots are still awaited.
+    version: int
+    seat_number: int
+    level: str
+    move: Move
+
+
+def bot_seed(game: Game) -> str:
+    """The seed of a bot's decision at the game's current version: the game's seed commitment (public, so the
+    seed carries nothing about the deal) and the move number, so a bot's move is reproducible."""
+    return f"{game.seed_sha256}:{game.version}"
+
+
+def decide_bot_move(*, game_id: int, expected_version: int | None = None) -> BotDecision | None:
+    """The move the first awaited bot seat of ``game_id`` makes now, thought out without any lock (a strong
+    bot's search takes up to a second of CPU: nobody's move or page may wait for it). None when the game has
+    ended, moved past ``expected_version`` or awaits no bot. Reads the game before its state: a move committed
+    in between leaves the decision tagged with the older version, and ``play_bot_turns`` drops it."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.ACTIVE:
+        return None
+    if expected_version is not None and game.version != expected_version:
+        return None
+    bots = list(Seat.objects.filter(game=game, awaited=True, is_bot=True).order_by("number"))
+    if not bots:
+        return None
+    row = GameState.objects.filter(game_id=game_id).values("state", "log_length").first()
+    if row is None or row["state"] is None:
+        return None
+    state = row["state"]
+    chosen = lesson_bot_move(game, state, bots)  # a tutorial's bots play its script (issue 27)
+    if chosen is None:
+        return None
+    seat, scripted = chosen
+    if scripted is not None:
+        return BotDecision(version=game.version, seat_number=seat.number, level=seat.bot_level, move=scripted)
+    if seat.bot_level == BotLevel.STRONG:
+        state = with_whole_log(game, state, row["log_length"])  # the search reads the seat's whole view
+    budget = settings.BOT_STRONG_ITERATIONS or None
+    move = choose_move(game.engine, state, seat.number, seat.bot_level, seed=bot_seed(game), budget=budget)
+    return BotDecision(version=game.version, seat_number=seat.number, level=seat.bot_level, move=move)
+
+
+def play_bot_turns(*, game_id: int, expected_version: int | None = None) -> int:
+    """Play the moves of awaited bot seats at their levels (``choose_move``), one transaction per move; the
+    number played.
+
+    Each move is chosen first, without a lock (``decide_bot_move``), then played under the lock only if the
+    game is still at the version it was chosen at: a person's move in between wins, and whoever moved queued
+    the bots again. Returns at once if the game is no longer at ``expected_version`` or has ended. Re-queues
+    the task after ``BOT_MOVES_PER_TASK`` moves if bots are still awaited.
     """
     played = 0
     while played < BOT_MOVES_PER_TASK:
+        decision = decide_bot_move(game_id=game_id, expected_version=expected_version)
+        if decision is None:
+            return played
         with transaction.atomic():
             table = lock_table(game_id)
             game = table.game
-            if game.status != GameStatus.ACTIVE:
+            if game.status != GameStatus.ACTIVE or game.version != decision.version:
                 return played
-            if expected_version is not None and game.version != expected_version:
+            seat = next((s for s in table.seats if s.number == decision.seat_number), None)
+            if seat is None or not (seat.awaited and seat.is_bot) or seat.bot_level != decision.level:
                 return played
-            bots = [s for s in table.seats if s.awaited and s.is_bot]
-            if not bots:
-                return played
-            state = table.state_row.state
-            chosen = lesson_bot_move(game, state, bots)  # a tutorial's bots play its script (issue 27)
-            if chosen is None:
-                return played
-            seat, move = chosen
-            move = move or game.engine.bot_move(state, seat.number)
-            do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.BOT)
+            do_play_move(table=table, seat=seat, move=decision.move, made_by=MadeBy.BOT)
             played += 1
             expected_version = game.version
             if played == BOT_MOVES_PER_TASK:
@@ -407,7 +458,9 @@ def play_timeout_move(*, game_id: int, seat_number: int, expected_version: int, 
         moves = []
         log_from = table.views[seat.number].log_size  # the seat's own log before the bot's moves
         while seat.awaited and game.status == GameStatus.ACTIVE and len(moves) < TIMEOUT_MOVES_CAP:
-            move = game.engine.bot_move(table.state_row.state, seat.number)
+            # TAKEOVER_BOT_LEVEL (normal: the heuristic, no search) is cheap enough to play under the lock.
+            move = choose_move(game.engine, table.state_row.state, seat.number, TAKEOVER_BOT_LEVEL,
+                               seed=bot_seed(game))
             moves.append(do_play_move(table=table, seat=seat, move=move, made_by=MadeBy.TIMEOUT))
         seat.timeouts += 1
         dropped = not seat.is_bot and seat.timeouts >= DROP_OUT_AFTER_TIMEOUTS

@@ -80,6 +80,24 @@
     update();
   }
 
+  // One level per bot seat: show as many level choices as bots are chosen (all of them without JavaScript).
+  function followBotCount(form) {
+    var bots = form.querySelector("select[name=bots]");
+    var box = form.querySelector("[data-bot-levels]");
+    if (!bots || !box) { return; }
+    function update() {
+      var count = +bots.value;
+      box.hidden = count === 0;
+      Array.prototype.forEach.call(box.querySelectorAll("[data-bot-level]"), function (line) {
+        line.hidden = +line.getAttribute("data-bot-level") > count;
+      });
+    }
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "bots") { update(); }
+    });
+    update();
+  }
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy]");
     if (button) { event.preventDefault(); copy(button); }
@@ -97,7 +115,7 @@
     detectTimeZone();
     offerBrowserZone();
     var form = document.querySelector("[data-create-form]");
-    if (form) { followChosenGame(form); }
+    if (form) { followChosenGame(form); followBotCount(form); }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }

@@ -214,3 +214,31 @@ def test_strong_against_normal_sanity_run() -> None:
         firsts = [row["seat"] for row in outcome if row["rank"] == 1]
         strong_firsts += (strong in firsts) / len(firsts)
     assert strong_firsts >= 1
+
+
+# Tuning per game (issue 28): a margin before leaving the heuristic, and the others modelled by the heuristic ---
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_an_unreachable_margin_keeps_the_heuristics_move(slug):
+    """With a margin no mean can beat, the search never trades the heuristic's move for a lucky favourite."""
+    engine = get_engine(slug)
+    for state, seat in decision_points(engine, engine.min_players, seed=5, count=3):
+        view = engine.view(state, seat)
+        move = ismcts_move(engine, view, seat, seeded_rng(slug, 5), SMALL_BUDGET, margin=2.0)
+        assert move == engine.bot_move(state, seat)
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_a_search_that_models_the_others_by_the_heuristic_still_cannot_peek(slug):
+    """The same view and seed give the same move whatever is hidden, with the others played by bot_move."""
+    engine = get_engine(slug)
+    sample = sampler_for(engine)
+    for state, seat in decision_points(engine, engine.min_players, seed=6, count=3):
+        view = engine.view(state, seat)
+        twin = sample(view, seat, random.Random(99))
+        assert engine.view(twin, seat) == view
+        first = ismcts_move(engine, view, seat, seeded_rng(slug, 6), SMALL_BUDGET, search_others=False)
+        second = ismcts_move(engine, engine.view(twin, seat), seat, seeded_rng(slug, 6), SMALL_BUDGET,
+                             search_others=False)
+        assert first == second and first in engine.legal_moves(state, seat)

@@ -39,7 +39,8 @@ from game_helpers import SLUGS, start_game
 
 from games import tables
 from games.engines import get_engine as game_engine
-from games.models import GameLogChunk, GameState, GameStatus, Seat, SeatView
+from games.history import review as reviews
+from games.models import GameLogChunk, GameReview, GameState, GameStatus, Move, Seat, SeatView
 from games.play import services as play_services
 from marumiere.engine import SIZE_DECIMALS
 from together import services as together
@@ -689,3 +690,91 @@ def test_no_tutorial_step_shows_a_hidden_card_and_its_box_reads_the_players_view
 
     play_through(client, slug, on_page=check)
     assert len(checked) >= 3
+
+
+# Reviews after the end (issue 28) -------------------------------------------------------------------------------
+
+
+def _reviews_on(settings) -> None:
+    settings.GAME_REVIEWS = True
+    settings.GAME_REVIEW_ITERATIONS = 6
+    settings.GAME_REVIEW_DECISIONS = 4
+
+
+def _finished_game(game, django_capture_on_commit_callbacks, seed: int = 3):
+    """Random legal moves of the people until the end; the end's review runs (eager Celery)."""
+    rng = random.Random(seed)
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return game
+        seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
+        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+        with django_capture_on_commit_callbacks(execute=True):
+            play_services.check_play_move(
+                user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
+            )
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.django_db
+def test_a_review_is_made_from_the_seats_view_at_the_time_only(players, settings, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    """The search gets the view of the seat whose decision it is, as it was before that move — nothing else
+    of the game (games.engines.review takes no state; its search is the one that cannot peek)."""
+    _reviews_on(settings)
+    game = start_game("hidden-number", players[:2], options={"top": 20})
+    seen = []
+    real = reviews.review_decision
+
+    def recording(engine, view, seat, played, seed, budget):
+        seen.append((seat, view, played))
+        return real(engine, view, seat, played, seed, budget)
+
+    monkeypatch.setattr(reviews, "review_decision", recording)
+    game = _finished_game(game, django_capture_on_commit_callbacks)
+    from games.history.services import replay_states
+
+    before = {}
+    previous = None
+    for move, state in replay_states(game):
+        if move is not None:
+            before[move.sequence] = previous
+        previous = state
+    moves = {m.sequence: m for m in Move.objects.filter(game=game)}
+    assert seen
+    for seat, view, played in seen:
+        sequence = next(s for s, m in moves.items() if m.seat_number == seat and m.move == played
+                        and game.engine.view(before[s], seat) == view)
+        assert game.engine.view(before[sequence], seat) == view
+        assert view["numbers"] is None and view["my_number"] == before[sequence]["secrets"][seat]
+
+
+@pytest.mark.django_db
+def test_only_the_seats_player_sees_its_review_on_the_page_and_the_api(
+    players, client, user_factory, settings, django_capture_on_commit_callbacks
+):
+    _reviews_on(settings)
+    reviewed = _finished_game(start_game("hidden-number", players[:2], options={"top": 20}),
+                              django_capture_on_commit_callbacks)
+    mine = GameReview.objects.get(game=reviewed, seat_number=Seat.objects.get(game=reviewed, user=players[0]).number)
+    client.force_login(players[0])
+    end_screen = client.get(reverse("game", args=[reviewed.pk])).content.decode()
+    assert reverse("game-review", args=[reviewed.pk]) in end_screen and "Review your game" in end_screen
+    page = client.get(reverse("game-review", args=[reviewed.pk])).content.decode()
+    assert page.count('class="review-row') == len(mine.entries)
+    api = client.get(reverse("api-game-review", args=[reviewed.pk])).json()
+    assert api["status"] == "ready" and [e["sequence"] for e in api["entries"]] == [
+        e["sequence"] for e in mine.entries
+    ]
+    # The replay marks my decision at its step.
+    first = mine.entries[0]
+    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
+    assert f'data-review-mark="{first["mark"]}"' in replay
+    # Someone else (a spectator of this public game) gets no review at all.
+    stranger = user_factory(username="stranger")
+    client.force_login(stranger)
+    assert client.get(reverse("game-review", args=[reviewed.pk])).status_code == 404
+    assert client.get(reverse("api-game-review", args=[reviewed.pk])).status_code == 404
+    replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
+    assert "data-review-mark" not in replay

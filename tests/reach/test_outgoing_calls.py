@@ -166,12 +166,14 @@ def test_every_way_of_starting_the_site_runs_a_worker_for_every_queue(settings):
 
     commands = worker_commands("python", concurrency=2, name="x")
     consumed = {argv[argv.index("-Q") + 1] for argv in commands.values()}
-    assert consumed == set(QUEUES) == {settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_OUTGOING_QUEUE}
+    assert consumed == set(QUEUES) == {
+        settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_OUTGOING_QUEUE, settings.CELERY_SLOW_QUEUE}
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
-    assert routed == {"outgoing"}
-    # The bench's queues are its own, and its outgoing tasks go to its own outgoing worker.
+    assert routed == {"outgoing", "slow"}
+    # The bench's queues are its own, and its outgoing and slow tasks go to its own workers.
     assert {route["queue"] for route in bench_settings.CELERY_TASK_ROUTES.values()} == {
-        bench_settings.CELERY_OUTGOING_QUEUE} != routed
+        bench_settings.CELERY_OUTGOING_QUEUE, bench_settings.CELERY_SLOW_QUEUE}
+    assert not routed & {bench_settings.CELERY_OUTGOING_QUEUE, bench_settings.CELERY_SLOW_QUEUE}
 
 
 @pytest.mark.django_db
