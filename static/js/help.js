@@ -53,8 +53,13 @@
         return;
       }
       trigger.setAttribute("tabindex", "0");
-      trigger.setAttribute("role", "button");
-      trigger.setAttribute("aria-expanded", "false");
+      // A card already named as an image (a revealed face: role="img", "red 1") stays one: as a button its name
+      // would have to contain its visible text in the same order (WCAG 2.5.3, axe label-content-name-mismatch),
+      // and "1 red" is not how it is named. Focus and the description work the same on either.
+      if (trigger.getAttribute("role") !== "img") {
+        trigger.setAttribute("role", "button");
+        trigger.setAttribute("aria-expanded", "false");
+      }
       trigger.classList.add("has-help");
       describe(trigger, id);
     });
