@@ -467,6 +467,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
     rank_of = {name: rank for rank, name, _ in ranking}
     score_of = {name: score for _, name, score in ranking}
 
+    without_started: list[str] = []
     for player in table.players:
         page = player.page
         page.goto(table.url)
@@ -483,7 +484,10 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
         else:
             place = f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th')}"  # as the end screen says it: "2nd"
             assert f"you placed {place} of {len(ranking)}" in mail.subject, mail.subject
-        assert table.mailbox.to(player.email, f"#{table.game_id} has started"), "no game-started e-mail"
+        if not table.mailbox.to(player.email, f"#{table.game_id} has started"):
+            # The first to move hears "game started" as their "your move" (issue 34): held, and dropped while
+            # they sit at the table; everyone else hears it at once.
+            without_started.append(player.username)
         # Nobody at the table hears "your move" (issue 34): only the players the harness sent away (and brought
         # back through their e-mail, table.mail_links_followed) got one; a player always at the table gets none.
 
@@ -507,6 +511,7 @@ def check_the_end(table: Table, *, tie_breaks: bool) -> dict[str, int]:
                            axe_key=f"profile-{player.viewport}")
         if player is table.players[0]:
             table.checker.shot(page, "match-history", player.username)
+    assert len(without_started) <= 1, f"no game-started e-mail for {without_started}"
     return rank_of
 
 

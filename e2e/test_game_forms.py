@@ -157,8 +157,8 @@ def _waiting_room(host: Player, friend: Player, checker) -> None:
 
     # Bots come and go until the start.
     page.get_by_role("button", name="Add a bot").click()
-    expect(page.get_by_role("button", name=re.compile(r"^Remove Bot \d$"))).to_have_count(1)
-    page.get_by_role("button", name=re.compile(r"^Remove Bot \d$")).click()
+    expect(page.get_by_role("button", name=re.compile(r"^Remove Bot \d \(normal\)$"))).to_have_count(1)
+    page.get_by_role("button", name=re.compile(r"^Remove Bot \d \(normal\)$")).click()
     expect(page.get_by_role("button", name=re.compile(r"^Remove Bot"))).to_have_count(0)
     page.get_by_role("button", name="Add a bot").click()
     expect(page.locator(".waiting-room")).to_contain_text("The bot takes the last seat")

@@ -95,8 +95,8 @@ def test_after_a_resignation_the_log_and_the_banner_name_the_same_winner(player_
         page.goto(f"/games/{game_id}/")
         expect(page.locator(".end-banner")).to_be_visible(timeout=60_000)
         winner = page.locator(".end-banner__winner")
-        expect(winner).to_have_text(re.compile(r"Bot \d wins!"))
-        bot = re.search(r"(Bot \d) wins!", winner.inner_text()).group(1)
+        expect(winner).to_have_text(re.compile(r"Bot \d(?: \(\w+\))? wins!"))  # the name carries its level (issue 28)
+        bot = re.search(r"(Bot \d(?: \(\w+\))?) wins!", winner.inner_text()).group(1)
         expect(page.locator("#log-pane")).to_contain_text(f"The game is over. Winner: {bot}!")
         expect(page.locator("#log-pane")).not_to_contain_text("Winners:")
         for username in (p.username for p in players):
