@@ -181,15 +181,15 @@ def test_match_history_rows_read_game_date_players_place_of_count_score_with_uni
     assert games == [MAMMA_MIA, KONAMON, KONAMON, KONAMON, MARUMIERE, KONAMON]
     assert [row["Date"] for row in listed] == ["March 1, 2026"] * 6
     assert listed == [
-        {"Date": "March 1, 2026", "Opponents": "Bob, Bot 3", "Place": "1st of 3",
+        {"Date": "March 1, 2026", "Opponents": "Bob, Bot 3 (normal)", "Place": "1st of 3",
          "Score": "5 recipes baked", "Outcome": "won"},
         {"Date": "March 1, 2026", "Opponents": "Bob", "Place": "2nd of 2", "Score": "3 points", "Outcome": "lost"},
         {"Date": "March 1, 2026", "Opponents": "Cy", "Place": "1st of 2", "Score": "7 points",
          "Outcome": "shared win"},
         {"Date": "March 1, 2026", "Opponents": "Bob, Cy", "Place": "3rd of 3", "Score": "0 points",
          "Outcome": "resigned"},
-        {"Date": "March 1, 2026", "Opponents": "Cy, Bot 3 (dropped out)", "Place": "2nd of 3", "Score": "1 point",
-         "Outcome": "lost"},
+        {"Date": "March 1, 2026", "Opponents": "Cy, Bot 3 (normal) (dropped out)", "Place": "2nd of 3",
+         "Score": "1 point", "Outcome": "lost"},
         {"Date": "March 1, 2026", "Opponents": "Bob", "Place": "—", "Score": "—", "Outcome": "called off"},
     ]
 
@@ -198,7 +198,7 @@ def test_match_history_rows_read_game_date_players_place_of_count_score_with_uni
 def test_match_history_player_lists_end_without_a_trailing_comma(client, history):
     html = table(profile_html(client, history), "history")
     assert ", </td>" not in html and ",</td>" not in html
-    assert '<td data-label="Opponents" class="players">Bob, Bot 3</td>' in html
+    assert '<td data-label="Opponents" class="players">Bob, Bot 3 (normal)</td>' in html
 
 
 @pytest.mark.django_db

@@ -18,8 +18,8 @@ from games.play import services as play_services
 HELP_TITLES = {
     "en": "Playing by keyboard and screen reader",
     "ja": "キーボードとスクリーンリーダーで遊ぶ",
-    "zh-hant": "用鍵盤和螢幕閱讀器玩",
-    "fr": "Jouer au clavier et au lecteur d’écran",
+    "zh-hant": "用鍵盤和螢幕閱讀器玩遊戲",
+    "fr": "Jouer au clavier et avec un lecteur d’écran",
 }
 
 
