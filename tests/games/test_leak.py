@@ -227,7 +227,7 @@ def check_marumiere_emails(messages) -> None:
 LIKELY_PHRASES = (
     re.compile(r"probably\s(\d+)(?:\sto\s(\d+))?"),
     re.compile(r"probablement\s(?:un\s|de\s)?(\d+)(?:\sà\s(\d+))?"),
-    re.compile(r"たぶん\s?(\d+)(?:〜(\d+))?"),
+    re.compile(r"おそらく\s?(\d+)(?:〜(\d+))?"),
 )
 
 
