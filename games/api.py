@@ -37,9 +37,9 @@ from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.serializers import (
     AddBotSerializer,
-    CommitmentSerializer,
     ContributionSerializer,
     CreateGameSerializer,
+    DealCommitmentSerializer,
     ErrorSerializer,
     GameDetailSerializer,
     GameLogSerializer,
@@ -169,13 +169,13 @@ class CommitmentView(ApiView):
     """Before creating a game: the site fixes its secret and shows its SHA-256 now, before you draw your
     contribution (two-step create; pass it as `commitment` to POST /api/games/)."""
 
-    serializer_class = CommitmentSerializer
+    serializer_class = DealCommitmentSerializer
 
-    @extend_schema(request=None, responses={201: CommitmentSerializer})
+    @extend_schema(request=None, responses={201: DealCommitmentSerializer})
     def post(self, request):
         made = commitments.commit(user=request.user)
         body = {"commitment": made.secret_sha256, "expires_at": made.created_at + commitments.COMMITMENT_LIFETIME}
-        return Response(CommitmentSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(DealCommitmentSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class LobbyView(ApiView):

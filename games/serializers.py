@@ -351,7 +351,7 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-class CommitmentSerializer(serializers.Serializer):
+class DealCommitmentSerializer(serializers.Serializer):
     commitment = serializers.CharField(help_text="SHA-256 (hex) of the site's secret for the game you create next.")
     expires_at = serializers.DateTimeField(help_text="Create the game before this.")
 
