@@ -27,7 +27,7 @@ LOCALES = {"en": "en-GB", "ja": "ja-JP", "zh-hant": "zh-TW", "fr": "fr-FR"}
 NEXT = {"en": "Next", "ja": "次へ", "zh-hant": "下一步", "fr": "Suivant"}
 PLAY_BOTS = {
     "en": "Play a real game against bots",
-    "ja": "ボットと本番のゲームをする",
+    "ja": "ボット相手に本番のゲームを遊ぶ",
     "zh-hant": "和機器人玩一場正式對局",
     "fr": "Jouer une vraie partie contre des robots",
 }
