@@ -426,7 +426,7 @@ def test_a_wrong_letter_is_not_one_of_the_listed_moves_in_the_readers_language(p
     reply(listener, message, "1")
     assert moves_played(game) == 0
     assert [m.subject.split("：")[-1] for m in mail.outbox if m.to == [seat.user.email] and "：" in m.subject][-2:] \
-        == ["一覧にない手です", "その手には文字が必要です"]
+        == ["一覧にない手です", "その手には選択肢の文字が必要です"]
 
 
 class Mail:

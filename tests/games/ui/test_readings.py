@@ -30,7 +30,7 @@ def test_a_back_reads_as_a_sighted_player_sees_it():
         seen = card_label({"colour": "blue", "size": 4.4, "number": 4})
         assert "face 4" in seen and "probably" not in seen
     with translation.override("ja"):
-        assert card_label({"colour": "red", "size": 8.1}) == "大きい赤のハート、大きさ8.1、たぶん 7〜9"
+        assert card_label({"colour": "red", "size": 8.1}) == "大きい赤のハート、大きさ8.1、おそらく7〜9"
     with translation.override("fr"):
         assert "probablement de 7 à 9" in card_label({"colour": "red", "size": 8.1})
 
@@ -39,10 +39,9 @@ def test_a_back_reads_as_a_sighted_player_sees_it():
 def test_the_reading_of_a_size_is_every_number_it_allows_and_no_other(size):
     """The range read out is exactly the numbers a back of that size can have: no finer than the view."""
     numbers = size_candidates(size)
-    _bigness, likely = size_reading(size)
     expected = f"probably {numbers[0]}" if len(numbers) == 1 else f"probably {numbers[0]} to {numbers[-1]}"
-    with translation.override("en"):
-        assert size_reading(size)[1] == expected == likely
+    with translation.override("en"):  # read in English whatever language an earlier test left active
+        assert size_reading(size)[1] == expected
 
 
 def ints_in(value):
