@@ -379,6 +379,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "TimeLimitEnum": "games.models.TimeLimit",
+        "BotLevelEnum": "games.models.BotLevel",
         "LeagueTimeLimitEnum": "competition.serializers.LEAGUE_TIME_LIMITS",
         "EventKindEnum": "reach.api.KIND_VALUES",
     },
