@@ -65,3 +65,23 @@ def play_out(game, seed: int = 1):
             user=seat.user, game_id=game.pk, move=rng.choice(seat_view.legal_moves), expected_version=game.version
         )
     raise AssertionError("the game did not end")
+
+
+def play_people_to_the_end(game, django_capture_on_commit_callbacks, seed: int = 3):
+    """Random legal moves of the people until the end, side effects run on each commit (a finished game's review
+    runs, with eager Celery); the game, refreshed."""
+    from games.models import GameStatus, Seat, SeatView
+    from games.play import services as play_services
+
+    rng = random.Random(seed)
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return game
+        seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
+        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+        with django_capture_on_commit_callbacks(execute=True):
+            play_services.check_play_move(
+                user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
+            )
+    raise AssertionError("the game did not end")

@@ -4,16 +4,13 @@ screen, served by the API — to that seat's player only."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.urls import reverse
-from game_helpers import start_game
+from game_helpers import play_people_to_the_end, start_game
 
 from games.engines.review import INACCURACY, MISTAKE, mark_for
 from games.history import review as reviews
-from games.models import GameReview, GameStatus, Move, Seat, SeatView
-from games.play import services as play_services
+from games.models import GameReview, GameStatus, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -25,25 +22,12 @@ def reviews_on(settings):
     settings.GAME_REVIEW_DECISIONS = 4
 
 
-def _play_to_the_end(game, django_capture_on_commit_callbacks, seed=3):
-    rng = random.Random(seed)
-    for _ in range(500):
-        game.refresh_from_db()
-        if game.status != GameStatus.ACTIVE:
-            return game
-        seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
-        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-        with django_capture_on_commit_callbacks(execute=True):
-            play_services.check_play_move(
-                user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
-            )
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
 def reviewed(players, reviews_on, django_capture_on_commit_callbacks):
     game = start_game("hidden-number", players[:2], options={"top": 20})
-    return _play_to_the_end(game, django_capture_on_commit_callbacks)
+    return play_people_to_the_end(game, django_capture_on_commit_callbacks)
 
 
 def test_the_marks_follow_the_documented_thresholds():
@@ -87,7 +71,7 @@ def test_a_game_never_reviewed_ends_normally_and_says_the_review_is_not_ready(pl
         from unittest import mock
 
         with mock.patch("celery.app.task.Task.apply_async"):
-            game = _play_to_the_end(game, django_capture_on_commit_callbacks)
+            game = play_people_to_the_end(game, django_capture_on_commit_callbacks)
     finally:
         app.conf.task_always_eager = True
     assert game.status == GameStatus.FINISHED and not GameReview.objects.filter(game=game).exists()

@@ -35,7 +35,7 @@ import time_machine
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
-from game_helpers import SLUGS, start_game
+from game_helpers import SLUGS, play_people_to_the_end, start_game
 
 from games import tables
 from games.engines import get_engine as game_engine
@@ -701,20 +701,6 @@ def _reviews_on(settings) -> None:
     settings.GAME_REVIEW_DECISIONS = 4
 
 
-def _finished_game(game, django_capture_on_commit_callbacks, seed: int = 3):
-    """Random legal moves of the people until the end; the end's review runs (eager Celery)."""
-    rng = random.Random(seed)
-    for _ in range(500):
-        game.refresh_from_db()
-        if game.status != GameStatus.ACTIVE:
-            return game
-        seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
-        legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-        with django_capture_on_commit_callbacks(execute=True):
-            play_services.check_play_move(
-                user=seat.user, game_id=game.pk, move=rng.choice(legal), expected_version=game.version
-            )
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.django_db
@@ -732,7 +718,7 @@ def test_a_review_is_made_from_the_seats_view_at_the_time_only(players, settings
         return real(engine, view, seat, played, seed, budget)
 
     monkeypatch.setattr(reviews, "review_decision", recording)
-    game = _finished_game(game, django_capture_on_commit_callbacks)
+    game = play_people_to_the_end(game, django_capture_on_commit_callbacks)
     from games.history.services import replay_states
 
     before = {}
@@ -755,7 +741,7 @@ def test_only_the_seats_player_sees_its_review_on_the_page_and_the_api(
     players, client, user_factory, settings, django_capture_on_commit_callbacks
 ):
     _reviews_on(settings)
-    reviewed = _finished_game(start_game("hidden-number", players[:2], options={"top": 20}),
+    reviewed = play_people_to_the_end(start_game("hidden-number", players[:2], options={"top": 20}),
                               django_capture_on_commit_callbacks)
     mine = GameReview.objects.get(game=reviewed, seat_number=Seat.objects.get(game=reviewed, user=players[0]).number)
     client.force_login(players[0])
