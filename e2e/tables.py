@@ -296,12 +296,7 @@ def play_by_mouse(player: Player, choice: Choice, table: Table | None = None) ->
             with page.expect_navigation():
                 button.click()
         return
-    for name, value in choice.radios.items():
-        radio = f"input[type=radio][name='{name}'][value='{value}']"
-        page.locator("#moves label", has=page.locator(radio)).click()
-        expect(page.locator(f"#moves {radio}")).to_be_checked()
-    with page.expect_navigation():
-        page.locator("#moves button[type=submit]:not([name])").click()
+    send_radio_choice(page, choice)
 
 
 def make_move(table: Table, player: Player, policy: Policy, *, keyboard_every: int = 15) -> None:
@@ -576,3 +571,13 @@ def fast_forward_to_end(stack, game_id: int, *, seed: int = 1, phase: str = "") 
     )
     expected = "active" if phase else "finished"
     assert result.returncode == 0 and result.stdout.strip().endswith(expected), result.stderr[-2000:]
+
+
+def send_radio_choice(page: Page, choice: Choice) -> None:
+    """Tick the radios a move form asks for, as a player taps their labels, and send the form."""
+    for name, value in choice.radios.items():
+        radio = f"input[type=radio][name='{name}'][value='{value}']"
+        page.locator("#moves label", has=page.locator(radio)).click()
+        expect(page.locator(f"#moves {radio}")).to_be_checked()
+    with page.expect_navigation():
+        page.locator("#moves button[type=submit]:not([name])").click()

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.support import E2E_DIR, Checker, watch_console
-from e2e.tables import Choice
+from e2e.tables import Choice, send_radio_choice
 
 PHONE_390 = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -102,12 +102,7 @@ def send(page, choice: Choice) -> None:
                 page.locator(".confirm-bar [data-confirm-send]").click()
         page.wait_for_load_state()
         return
-    for name, value in choice.radios.items():
-        radio = f"input[type=radio][name='{name}'][value='{value}']"
-        page.locator("#moves label", has=page.locator(radio)).click()
-        expect(page.locator(f"#moves {radio}")).to_be_checked()
-    with page.expect_navigation():
-        page.locator("#moves button[type=submit]:not([name])").click()
+    send_radio_choice(page, choice)
 
 
 def step_number(page) -> int | None:
