@@ -231,3 +231,19 @@ def test_the_league_email_and_pages_say_the_games_wait_for_the_players_bits(peop
     assert "open it to shuffle in your bits" in mine
     league_page = client.get(LeagueGame.objects.get(game=game).league.get_absolute_url()).content.decode()
     assert "waiting for its players" in league_page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("ja", "全員の乱数を待っています"), ("zh-hant", "正在等待每位玩家的亂數"), ("fr", "En attente des bits de chaque joueur")],
+)
+def test_the_waiting_game_page_speaks_the_players_language(people, client, language, words):
+    game = league_games(people)[0]
+    first = by_join(game)[0]
+    first.user.language = language
+    first.user.save(update_fields=["language"])
+    client.force_login(first.user)
+    page = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words in page and "Waiting for every player" not in page and "Shuffle in my bits" not in page
+    check = client.get(reverse("game-fairness", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "The site seated this game's players" not in check and "not sent yet" not in check
