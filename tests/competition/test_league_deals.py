@@ -235,7 +235,11 @@ def test_the_league_email_and_pages_say_the_games_wait_for_the_players_bits(peop
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("ja", "全員の乱数を待っています"), ("zh-hant", "正在等待每位玩家的亂數"), ("fr", "En attente des bits de chaque joueur")],
+    [
+        ("ja", "全員の乱数を待っています"),
+        ("zh-hant", "正在等待每位玩家的亂數"),
+        ("fr", "En attente des bits de chaque joueur"),
+    ],
 )
 def test_the_waiting_game_page_speaks_the_players_language(people, client, language, words):
     game = league_games(people)[0]
