@@ -5,6 +5,7 @@ Reads for the lobby live in ``games.lobby.selectors``.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -88,7 +89,7 @@ def create_game(
     allow_stacked_deal: bool = False,
     contribution: str = "",
     commitment: str = "",
-    contributions_due_at=None,
+    contributions_due_at: dt.datetime | None = None,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
