@@ -221,6 +221,19 @@ def test_a_player_whose_account_is_closed_before_the_deal_hands_the_seat_to_the_
     assert seat.contribution == documented_site_contribution(secret, seat.join_order)
 
 
+def test_a_player_deactivated_by_staff_before_the_deal_hands_the_seat_to_the_bot_and_the_others_wait(people):
+    from together.moderation import deactivate_user
+
+    game = league_games(people, count=3, size=3, slug="mamma-mia")[0]
+    first, second, _third = by_join(game)
+    assert deactivate_user(user=first.user) >= 1
+    seat = Seat.objects.get(pk=first.pk)
+    assert seat.is_bot and seat.dropped_out and seat.contribution_by_site
+    assert Game.objects.get(pk=game.pk).status == GameStatus.OPEN, "the others' bits are still awaited"
+    lobby.contribute(user=second.user, game_id=game.pk, contribution=secrets.token_hex(16))
+    assert Game.objects.get(pk=game.pk).status == GameStatus.OPEN
+
+
 def test_the_league_email_and_pages_say_the_games_wait_for_the_players_bits(people, client):
     game = league_games(people)[0]
     row = OutboxEmail.objects.filter(kind="league_started").first()
