@@ -13,7 +13,7 @@ import secrets
 import pytest
 from competition_helpers import play_randomly_to_the_end
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from competition import leagues
 from competition.models import LeagueGame
@@ -246,6 +246,13 @@ def test_the_league_email_and_pages_say_the_games_wait_for_the_players_bits(peop
     assert "waiting for its players" in league_page
 
 
+@pytest.fixture
+def _back_to_english():
+    """A page request activates its reader's language for the thread: the tests after this expect the default."""
+    yield
+    translation.deactivate()
+
+
 @pytest.mark.parametrize(
     ("language", "words"),
     [
@@ -254,7 +261,7 @@ def test_the_league_email_and_pages_say_the_games_wait_for_the_players_bits(peop
         ("fr", "En attente des bits de chaque joueur"),
     ],
 )
-def test_the_waiting_game_page_speaks_the_players_language(people, client, language, words):
+def test_the_waiting_game_page_speaks_the_players_language(people, client, language, words, _back_to_english):
     game = league_games(people)[0]
     first = by_join(game)[0]
     first.user.language = language
