@@ -7,11 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import io
 import random
 import secrets
 
 import pytest
 from competition_helpers import play_randomly_to_the_end
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -171,6 +173,9 @@ def test_verify_deal_recomputes_a_league_games_deal_from_revealed_values_alone(p
     game = play_randomly_to_the_end(Game.objects.get(pk=game.pk), random.Random(4))
     assert game.status == GameStatus.FINISHED
     assert verify_deal(game) == []
+    out = io.StringIO()
+    call_command("verify_deal", game.pk, stdout=out)  # what an operator runs
+    assert f"all {game.version} moves re-run to the same game" in out.getvalue()
     found = facts(play_selectors.game_access(game_id=game.pk, user=first.user))
     namespace: dict = {}
     exec(compile(found["check"], "check.py", "exec"), namespace)  # noqa: S102 - asserts the site's bits too
@@ -183,6 +188,8 @@ def test_verify_deal_recomputes_a_league_games_deal_from_revealed_values_alone(p
     # Had the site drawn other bits for the late seat, the check would say so.
     Seat.objects.filter(game=game, contribution_by_site=True).update(contribution=secrets.token_hex(16))
     assert any("site's contribution" in problem for problem in verify_deal(game))
+    with pytest.raises(CommandError):
+        call_command("verify_deal", game.pk, stdout=io.StringIO(), stderr=io.StringIO())
 
 
 def test_the_game_page_sends_the_players_bits_or_lets_the_site_draw_them_without_javascript(people, client):
