@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from competition.leagues import standings
 from competition.models import League, LeagueGame
+from games.models import GameStatus
 from notifications.emails import Rendered, absolute
 from notifications.outbox import MessageKind, register_kind
 
@@ -18,11 +19,13 @@ def _league_context(row, ctx) -> tuple:
     ctx.update(league=league, league_url=absolute(league.get_absolute_url()))
     # The base templates show their button for a game_url: here, the league's page.
     ctx["game_url"] = ctx["league_url"]
-    my_games = (
-        LeagueGame.objects.filter(league=league, game__seats__user=row.user).count()
-        if row.kind == LEAGUE_STARTED else 0
+    mine = LeagueGame.objects.filter(league=league, game__seats__user=row.user)
+    ctx["my_games"] = mine.count() if row.kind == LEAGUE_STARTED else 0
+    # Issue 30: the games wait for each player's bits until then (games.lobby.seated); all were seated at once.
+    ctx["deal_due"] = (
+        mine.filter(game__status=GameStatus.OPEN).values_list("game__contributions_due_at", flat=True).first()
+        if row.kind == LEAGUE_STARTED else None
     )
-    ctx["my_games"] = my_games
     if row.kind == LEAGUE_FINISHED and not row.payload.get("cancelled"):
         table = standings(league=league)
         ctx["standings"] = table.rows[:10]

@@ -5,8 +5,10 @@ players sign up (and may withdraw); then ``start_league`` (the beat task, or any
 league past its date) creates every game of ``pairings.schedule`` in one transaction under the
 league's row lock: it runs once whatever the number of workers, and ``LeagueGame``'s unique
 (league, round, table) would refuse a second copy anyway. The games are public, rated, with the
-league's time limit. When the last of them ends (``game_over``, in that game's transaction) the
-league finishes and names its winner. Entrants are e-mailed through the outbox when it starts and ends.
+league's time limit; each is dealt once its players have added their bits to the deal
+(issue 30, ``games.lobby.seated``), its clocks starting then. When the last of them ends
+(``game_over``, in that game's transaction) the league finishes and names its winner. Entrants are
+e-mailed through the outbox when it starts and ends.
 
 Standings: in each game, a point for every opponent finished behind and half a point for every one
 tied with (2 players: 1 for a win, ½ for a tie); ties in points are broken by wins, then by who
@@ -126,15 +128,16 @@ def withdraw(*, user, league_id: int, now: dt.datetime | None = None) -> None:
 # Starting ------------------------------------------------------------------------------------
 
 
-def create_seated_game(*, users: list, engine_slug: str, time_limit_hours: int) -> Game:
-    """A rated game with ``users`` seated (it starts when the last one sits), through the platform's own
-    services: the first creates it, the others join, all in the caller's transaction, so nobody else
-    ever sees a free seat. Public: anyone may watch a league's games."""
-    from games.lobby import services
+def create_seated_game(*, users: list, engine_slug: str, time_limit_hours: int, now: dt.datetime) -> Game:
+    """A rated game with ``users`` seated, through the platform's own services: the first creates it, the
+    others join, all in the caller's transaction, so nobody else ever sees a free seat. Public: anyone may
+    watch a league's games. Not dealt yet (issue 30, ``games.lobby.seated``): it starts when each player has
+    added their bits to the deal, or at the deadline (``DEAL_WAIT_HOURS``) with the site drawing the missing."""
+    from games.lobby import seated, services
 
     game = services.create_game(
         user=users[0], engine_slug=engine_slug, players=len(users), time_limit_hours=time_limit_hours,
-        visibility=Visibility.PUBLIC, rated=True,
+        visibility=Visibility.PUBLIC, rated=True, contributions_due_at=seated.contributions_due(now),
     )
     for user in users[1:]:
         services.join_game(user=user, game_id=game.pk)
@@ -162,7 +165,7 @@ def start_league(*, league_id: int, now: dt.datetime | None = None) -> League | 
         for table_number, table in enumerate(tables, start=1):
             game = create_seated_game(
                 users=[users[u] for u in table], engine_slug=league.engine_slug,
-                time_limit_hours=league.time_limit_hours,
+                time_limit_hours=league.time_limit_hours, now=now,
             )
             LeagueGame.objects.create(league=league, round=round_number, table=table_number, game=game)
     league.status, league.started_at = LeagueStatus.ACTIVE, now

@@ -62,3 +62,70 @@ def test_the_page_sends_a_contribution_and_the_check_page_proves_the_deal(player
     assert run.returncode == 0, run.stderr
     seed = page.locator("[data-seed]").inner_text()
     assert f"seed {seed} " in run.stdout and "every revealed choice is the one committed" in run.stdout
+
+
+LEAGUE_GAME = """
+import datetime as dt, os, sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from competition import leagues
+from competition.models import LeagueGame
+slug, usernames = sys.argv[1], sys.argv[2:]
+users = [get_user_model().objects.get(username=name) for name in usernames]
+league = leagues.create_league(user=users[0], name=f"Bits cup {os.getpid()}", engine_slug=slug,
+                               players_per_game=len(users), signup_until=timezone.now() + dt.timedelta(minutes=5))
+for user in users[1:]:
+    leagues.sign_up(user=user, league_id=league.pk)
+leagues.start_league(league_id=league.pk, now=league.signup_until + dt.timedelta(seconds=1))
+print(LeagueGame.objects.get(league=league).game_id)
+"""
+
+
+def league_game(stack, slug: str, players) -> int:
+    """The one game of a league of ``players``, started on the server as beat's task does: seated, not dealt."""
+    from e2e.stack import BASE_DIR
+
+    result = subprocess.run(
+        [sys.executable, "-c", LEAGUE_GAME, slug, *(p.username for p in players)],
+        cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return int(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_league_players_page_sends_their_bits_and_the_game_starts_when_everyones_are_in(
+    player_factory, checker, stack
+):
+    first, second = player_factory("league", "desktop"), player_factory("league", "phone")
+    game_id = league_game(stack, "marumiere", [first, second])
+    posted = f"/games/{game_id}/contribution/"
+    sent = {}
+    for player in (first, second):
+        page = player.page
+        page.goto("/games/")
+        expect(page.get_by_text("open it to shuffle in your bits")).to_be_visible()
+        with page.expect_request(lambda r: r.method == "POST" and r.url.endswith(posted)) as request:
+            page.goto(f"/games/{game_id}/")  # the first opening sends the page's bits, nothing to click
+        sent[player.username] = sent_contribution(request.value)
+        assert HEX128.fullmatch(sent[player.username]), sent
+        if player is first:
+            expect(page.get_by_text("Your bits are in.")).to_be_visible()
+            expect(page.locator("[data-bits-sent]")).to_have_count(1)
+            expect(page.locator("[data-bits-awaited]")).to_have_count(1)
+            checker.page(page, "league game waiting for its deal (desktop)", axe=True, axe_key="deal-waits-desktop")
+            checker.shot(page, "league game waiting for the others' bits", player.username)
+    # The last bits drew the deal: the game is on, on the page that sent them and, by itself, on the other.
+    for player in (second, first):
+        expect(player.page.locator(".waiting-room")).to_have_count(0, timeout=30_000)
+        expect(player.page.locator("#log-pane")).to_be_attached()
+    checker.page(second.page, "league game started (phone)")
+    checker.shot(second.page, "league game dealt", second.username)
+    page = second.page
+    page.goto(f"/games/{game_id}/check/")
+    expect(page.locator("table.fairness-contributions code.hash")).to_have_text(
+        [sent[first.username], sent[second.username]]
+    )
+    expect(page.locator(".contribution--mine")).to_have_text(sent[second.username])

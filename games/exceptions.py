@@ -101,6 +101,15 @@ class GameNotOpen(GameError):
         return _("This game is no longer open for players.")
 
 
+class DealDrawn(GameNotOpen):
+    """A contribution sent once the deal is drawn (issue 30): it can no longer count, so it is refused."""
+
+    code = "deal_drawn"
+
+    def default_message(self) -> str:
+        return _("The deal of this game is already drawn: contributions can no longer change it.")
+
+
 class GameFull(GameError):
     code = "full"
     status = 409

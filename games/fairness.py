@@ -26,6 +26,7 @@ from typing import Any
 
 DEAL_LABEL = "mammamia deal v2"
 BOT_LABEL = "mammamia bot contribution:"
+SITE_LABEL = "mammamia site contribution:"
 CONTRIBUTION = re.compile(r"[0-9a-f]{32}")
 
 
@@ -45,6 +46,14 @@ def bot_contribution(secret: int | str, join_order: int) -> str:
     """A bot's contribution: fixed by the secret committed at creation, so the site cannot pick it later."""
     key = str(int(secret)).encode()
     return hmac.new(key, f"{BOT_LABEL}{join_order}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def site_contribution(secret: int | str, join_order: int) -> str:
+    """What the site contributes for a person's seat that sent none in time (a game whose deal waits, e.g. a
+    league's): like a bot's, fixed by the secret committed at creation, so the site cannot pick it at the deadline
+    after seeing the others'."""
+    key = str(int(secret)).encode()
+    return hmac.new(key, f"{SITE_LABEL}{join_order}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def parse_contribution(value: Any, *, required: bool = False) -> str:
@@ -100,9 +109,17 @@ def seated_as_bot(seat) -> bool:
     return seat.is_bot and seat.resigned_at is None and not seat.dropped_out
 
 
+def drawn_by(seat) -> str:
+    """Who drew a seat's contribution: ``player``, ``site`` (a bot's, or one the site drew for a person's seat
+    whose deal waited: ``Seat.contribution_by_site``), or ``none``."""
+    if seated_as_bot(seat) or seat.contribution_by_site:
+        return "site"
+    return "player" if seat.contribution else "none"
+
+
 def check_contributions(game, secret: int | str, seats) -> list[str]:
-    """What is wrong with the seats' published contributions: a malformed one, or a bot's that is not the one
-    the committed secret gives."""
+    """What is wrong with the seats' published contributions: a malformed one, or one the site drew (a bot's, or
+    a late player's) that is not the one the committed secret gives."""
     if not is_joint(game):
         return []
     problems = []
@@ -111,6 +128,8 @@ def check_contributions(game, secret: int | str, seats) -> list[str]:
             problems.append(f"the contribution of join position {seat.join_order} is not 32 hex digits")
         if seated_as_bot(seat) and seat.contribution != bot_contribution(secret, seat.join_order):
             problems.append(f"the bot's contribution at join position {seat.join_order} is not the secret's")
+        if seat.contribution_by_site and seat.contribution != site_contribution(secret, seat.join_order):
+            problems.append(f"the site's contribution at join position {seat.join_order} is not the secret's")
     return problems
 
 

@@ -16,7 +16,13 @@ class ContributionEntrySerializer(serializers.Serializer):
     name = serializers.CharField()
     contribution = serializers.CharField(help_text="32 hex digits, or empty when none was sent.")
     drawn_by = serializers.ChoiceField(
-        choices=["player", "site", "none"], help_text="site: a bot's, derived from the site's committed secret."
+        choices=["player", "site", "none"],
+        help_text="site: derived from the site's committed secret: a bot's, or a person's whose game waited for its "
+        "deal and who sent none by its deadline (docs/fairness.md).",
+    )
+    bot = serializers.BooleanField(
+        help_text="A bot's seat from the start: its bits are HMAC(secret, 'mammamia bot contribution:' + join "
+        "position); a person's drawn by the site use 'mammamia site contribution:'."
     )
 
 
@@ -44,6 +50,11 @@ class FairnessSerializer(serializers.Serializer):
         choices=["joint", "site"],
         help_text="joint: the seed is HMAC-SHA-256 of the site's secret over every contribution (docs/fairness.md); "
         "site: a game created before, whose seed is the secret itself.",
+    )
+    contributions_due_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A game the site seated (a league's) waits for every player's contribution until then; at that "
+        "time the site draws the missing ones and the game starts. Null otherwise, and once it has started.",
     )
     secret_sha256 = serializers.CharField(help_text="SHA-256 of the secret's decimal digits, public from the creation.")
     secret = serializers.CharField(allow_null=True, help_text="The site's secret, once the game is over.")

@@ -40,11 +40,8 @@ def facts(access: play_selectors.GameAccess) -> dict[str, Any]:
             "seat": seat.number,
             "name": seat.name,
             "contribution": seat.contribution,
-            "drawn_by": (
-                ("site" if fairness.seated_as_bot(seat) else "player" if seat.contribution else "none")
-                if joint
-                else "none"
-            ),
+            "drawn_by": fairness.drawn_by(seat) if joint else "none",
+            "bot": fairness.seated_as_bot(seat),
         }
         for position, seat in enumerate(by_join)
     ]
@@ -57,6 +54,7 @@ def facts(access: play_selectors.GameAccess) -> dict[str, Any]:
     return {
         "deal_check": deal_check(game) if secret is not None else None,
         "scheme": game.deal_scheme,
+        "contributions_due_at": game.contributions_due_at if game.status == GameStatus.OPEN else None,
         "secret_sha256": game.seed_sha256,
         "secret": secret,
         "contributions": contributions,
@@ -105,10 +103,12 @@ def check_script(game, secret: str | None, contributions: list[dict], commitment
                 f'message = "\\n".join(["{fairness.DEAL_LABEL}", *contributions]).encode()',
                 "seed = int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:16], 'big')",
             ]
-            bots = [entry["join_position"] for entry in contributions if entry["drawn_by"] == "site"]
-            for position in bots:
+            for entry in contributions:
+                if entry["drawn_by"] != "site":
+                    continue
+                position, label = entry["join_position"], fairness.BOT_LABEL if entry["bot"] else fairness.SITE_LABEL
                 lines.append(
-                    f'assert contributions[{position}] == hmac.new(secret.encode(), b"{fairness.BOT_LABEL}{position}", '
+                    f'assert contributions[{position}] == hmac.new(secret.encode(), b"{label}{position}", '
                     "hashlib.sha256).hexdigest()[:32]"
                 )
         else:

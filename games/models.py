@@ -162,12 +162,21 @@ class Game(models.Model):
     # A guided first game (issue 27, games.tutorial): played by a guest on the game's scripted deal, never
     # listed, rated or announced, and deleted by the sweep after TUTORIAL_HOURS.
     is_tutorial = models.BooleanField(_("tutorial"), default=False)
+    # A game the site seated (a league's, issue 30): its deal waits for every seat's contribution, and at this
+    # time the site draws the missing ones (games.lobby.seated). None: the game starts when its last seat is taken.
+    contributions_due_at = models.DateTimeField(_("contributions due"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
         indexes = [
             models.Index(fields=["status", "visibility", "engine_slug", "-created_at"], name="games_lobby_idx"),
+            # The deadline sweep's range: only seated games waiting for their deal.
+            models.Index(
+                fields=["contributions_due_at"],
+                condition=models.Q(status="open", contributions_due_at__isnull=False),
+                name="games_deal_due_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -272,6 +281,9 @@ class Seat(models.Model):
     # 128 bits as 32 hex digits, sent with the join (games.fairness): public at once, never changed once set;
     # a bot's is derived from the site's committed secret; "" when none was sent.
     contribution = models.CharField(_("contribution to the deal"), max_length=32, blank=True, default="")
+    # The site drew this person's contribution from its committed secret (games.fairness.site_contribution): none
+    # came by the game's contributions_due_at, the player asked it to, or the account was closed before the deal.
+    contribution_by_site = models.BooleanField(_("contribution drawn by the site"), default=False)
     colour = models.CharField(_("colour"), max_length=16, blank=True)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)

@@ -179,6 +179,9 @@ def game_context(
         context["free_seats"] = game.players - len(access.seats)
         context["may_join"] = signed_in and not seated
         context["is_creator"] = signed_in and game.created_by_id == request.user.pk
+        if game.contributions_due_at is not None:  # seated by the site: the deal waits for every seat (issue 30)
+            context["deal_waits"] = sorted(access.seats, key=lambda seat: seat.join_order)
+            context["is_creator"] = False  # nobody cancels a league's game, nor adds bots to it
     elif game.status != GameStatus.CANCELLED:
         board = _board(request, access, table.players, panels.player_templates(shown), str(context["idempotency_key"]))
         context.update({"board": board.html, "my_turn": board.my_turn})

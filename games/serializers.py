@@ -159,10 +159,18 @@ class GameSummarySerializer(serializers.ModelSerializer):
             "created_at",
             "started_at",
             "finished_at",
+            "contributions_due_at",
             "outcome",
             "seats",
             "url",
         ]
+        extra_kwargs = {
+            "contributions_due_at": {
+                "help_text": "A game the site seated (a league's): it is not dealt until every seated player has sent "
+                "a contribution (POST /api/games/{id}/contribution/), or until this time, when the site draws the "
+                "missing ones and it starts (docs/fairness.md). Null for other games."
+            }
+        }
 
     @extend_schema_field(TimeControlSerializer)
     def get_time_control(self, game) -> dict:

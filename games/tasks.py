@@ -78,3 +78,25 @@ def sweep_tutorials() -> tuple[int, int]:
     games, guests = sweep()
     logger.info("tutorial sweep: %s game(s), %s guest(s) deleted", games, guests)
     return games, guests
+
+
+# --- Seated games whose deal waits for their players' contributions (issue 30) ------------
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, soft_time_limit=240, time_limit=300)
+def draw_due_contributions() -> int:
+    """Beat: each seated game past its deadline gets the missing contributions drawn and starts (one task each)."""
+    from games.lobby.seated import due_game_ids
+
+    ids = due_game_ids()
+    for game_id in ids:
+        draw_missing_contributions.delay(game_id)
+    return len(ids)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, soft_time_limit=240, time_limit=300)
+def draw_missing_contributions(game_id: int) -> bool:
+    """Draw what ``game_id`` misses and start it, if it is still waiting and due (``games.lobby.seated``)."""
+    from games.lobby.seated import draw_missing
+
+    return draw_missing(game_id=game_id)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
     path("games/<int:game_id>/review/", views.review, name="game-review"),
     path("games/<int:game_id>/join/", views.join, name="game-join"),
+    path("games/<int:game_id>/contribution/", views.contribute, name="game-contribution"),
     path("games/<int:game_id>/leave/", views.leave, name="game-leave"),
     path("games/<int:game_id>/cancel/", views.cancel, name="game-cancel"),
     path("games/<int:game_id>/invite/", views.invite, name="game-invite"),

@@ -23,7 +23,7 @@ from games.exceptions import BadInput, GameError, InvitationRefused, ReplayUnava
 from games.forms import CreateGameForm, InviteForm
 from games.history import selectors as history_selectors
 from games.history import services as history_services
-from games.lobby import commitments
+from games.lobby import commitments, seated
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
 from games.lobby.selectors import INVITED_SESSION_KEY
@@ -136,6 +136,22 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: lobby_services.join_game(user=request.user, game_id=game_id, invite=token, contribution=contribution),
+    )
+
+
+@login_required
+@require_POST
+def contribute(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player's bits for a deal that waits for them (a league's game, ``games.lobby.seated``): drawn by
+    static/js/fairness.js as the page opens, typed in without JavaScript, or left to the site ("site_draws")."""
+    if request.POST.get("site_draws"):
+        return _act(request, game_id, lambda: seated.draw_mine(user=request.user, game_id=game_id))
+    # Bits typed in win over the ones the script drew as the form was sent.
+    contribution = request.POST.get("own_contribution", "").strip() or request.POST.get("contribution", "")
+    return _act(
+        request,
+        game_id,
+        lambda: lobby_services.contribute(user=request.user, game_id=game_id, contribution=contribution),
     )
 
 

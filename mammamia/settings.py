@@ -284,6 +284,8 @@ CELERY_BEAT_SCHEDULE = {
     "deliver-reach": {"task": "reach.tasks.deliver_pending_reach", "schedule": 30.0},
     # Old tutorials and their guests are deleted (issue 27: a tutorial keeps nothing beyond its cookie).
     "sweep-tutorials": {"task": "games.tasks.sweep_tutorials", "schedule": 3600.0},
+    # Seated games (a league's) past DEAL_WAIT_HOURS: the site draws the missing contributions, the game starts.
+    "draw-due-contributions": {"task": "games.tasks.draw_due_contributions", "schedule": 300.0},
 }
 
 # Web Push (reach/push.py): a VAPID key pair, base64url (`python manage.py vapid_keys` makes one). Without
@@ -301,6 +303,9 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # Guided first games (issue 27, games.tutorial): a tutorial is deleted this many hours after it began, and the
 # guest user a visitor without an account played it as (with any game against bots it started) after these days.
 TUTORIAL_HOURS = env.int("TUTORIAL_HOURS", default=24)
+# A game the site seats (a league's) waits this long for each player's page or client to add their bits to the deal
+# before the site draws the missing ones and starts it (games.lobby.seated, docs/fairness.md).
+DEAL_WAIT_HOURS = env.int("DEAL_WAIT_HOURS", default=48)
 TUTORIAL_GUEST_DAYS = env.int("TUTORIAL_GUEST_DAYS", default=7)
 # Iterations of a strong bot's search per decision (issue 28, games.engines.search). 0: each game's own budget,
 # chosen so that a decision takes under 1 s of one core at p95 (bench/search_cpu.py); a smaller number makes

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import signals, tables
 from games.exceptions import BadInput, GameNotActive, NotAllowed, NotSeated
-from games.lobby import services as lobby
+from games.lobby import seated
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.play.services import schedule_bots
 from together import live
@@ -200,10 +200,9 @@ def hand_over_all_seats(*, user) -> int:
                 continue
             if game.status == GameStatus.ACTIVE:
                 _hand_to_bot(table, mine)
-            elif game.status == GameStatus.OPEN and game.created_by_id == user.pk:
-                lobby.cancel_game(user=user, game_id=game.pk)
             elif game.status == GameStatus.OPEN:
-                lobby.leave_game(user=user, game_id=game.pk)
+                # Leaves (cancels its own); a league's game not dealt yet goes on with the bot (issue 30).
+                seated.give_up_unstarted_seat(user=user, game_id=game.pk)
             else:
                 continue
             touched += 1

@@ -5,11 +5,13 @@ game it has a seat in: the game's public facts, the player's own moves, and the 
 (their SeatView: need to know, as on their page), plus invitations and the e-mails sent to them (kind and
 dates). Deletion: personal data is removed at once (name, addresses, password, tokens, statistics, pending
 e-mails, invitations), seats in finished games stay as "Deleted player" so other players' history stays whole,
-seats in running games are handed to the bot, and open games are left (or called off, when the player made them).
+seats in running games are handed to the bot, and open games are left (or called off, when the player made them;
+a league's game waiting for its deal goes on with the bot in the seat, issue 30).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import secrets
 from typing import Any
@@ -137,7 +139,7 @@ def delete_account(*, user) -> None:
     from allauth.account.models import EmailAddress
 
     from games.exceptions import GameError
-    from games.lobby import services as lobby_services
+    from games.lobby.seated import give_up_unstarted_seat
     from games.models import Game, GameStatus, Invitation, PlayerStats, Seat
     from games.tables import lock_table
     from games.tasks import play_bot_moves
@@ -147,13 +149,10 @@ def delete_account(*, user) -> None:
     from trust.models import ApiToken
 
     for game in Game.objects.filter(seats__user=user, status=GameStatus.OPEN).distinct():
-        try:
-            if game.created_by_id == user.pk:
-                lobby_services.cancel_game(user=user, game_id=game.pk)
-            else:
-                lobby_services.leave_game(user=user, game_id=game.pk)
-        except GameError:
-            pass  # it started meanwhile: handled with the running games below
+        # Leaves it (cancels it if theirs); a league's game not dealt yet goes on with the bot (issue 30). One that
+        # started meanwhile is handled with the running games below.
+        with contextlib.suppress(GameError):
+            give_up_unstarted_seat(user=user, game_id=game.pk)
     with transaction.atomic():
         # The user row first, as a change of their clocks (absence, quiet days) locks it before their games; then
         # each game as a move locks it, game row first, in id order (one lock order: issue 29 item 6).

@@ -28,6 +28,9 @@ panel = Panel(
     template="games/panels/_invitations.html",
     place="main",
     order=10,
-    condition=lambda table: table.game.status == GameStatus.OPEN and table.seat is not None,
+    # Not in a game the site seated (a league's, issue 30): its seats are all taken and nobody else may join.
+    condition=lambda table: table.game.status == GameStatus.OPEN
+    and table.seat is not None
+    and table.game.contributions_due_at is None,
     selector=select,
 )

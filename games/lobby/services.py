@@ -5,6 +5,7 @@ Reads for the lobby live in ``games.lobby.selectors``.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from games.exceptions import (
     AlreadySeated,
     BadInput,
     ContributionFixed,
+    DealDrawn,
     GameError,
     GameFull,
     GameNotOpen,
@@ -87,6 +89,7 @@ def create_game(
     allow_stacked_deal: bool = False,
     contribution: str = "",
     commitment: str = "",
+    contributions_due_at: dt.datetime | None = None,
 ) -> Game:
     """A new open game with the creator seated (and ``bots`` bot seats); starts at once if full.
 
@@ -98,7 +101,8 @@ def create_game(
     ``allow_stacked_deal`` lets tests and tutorials pass the engines' ``deal`` option. ``contribution``: the
     creator's 128 bits to the deal (``games.fairness``), as 32 hex digits; "" for none. ``commitment``: the
     SHA-256 the site showed the creator before their bits were drawn (``games.lobby.commitments``): the game takes
-    that secret; "" draws a new one now.
+    that secret; "" draws a new one now. ``contributions_due_at``: for a game the site seats (a league's,
+    ``games.lobby.seated``): once full it still waits for every seat's contribution, until then.
     """
     contribution = fairness.parse_contribution(contribution)
     if engine_slug not in engine_slugs():
@@ -141,6 +145,7 @@ def create_game(
         **clock,
         rated=bool(rated) and bots == 0,
         created_by=user,
+        contributions_due_at=contributions_due_at,
     )
     GameState.objects.create(game=game, seed=str(seed))
     seats = [Seat(game=game, user=user, join_order=0, contribution=contribution)]
@@ -156,8 +161,7 @@ def create_game(
     ]
     Seat.objects.bulk_create(seats)
     table = Table(game=game, seats=list(Seat.objects.filter(game=game).select_related("user")))
-    if len(table.seats) == players:
-        _start(table)
+    start_if_ready(table)
     return game
 
 
@@ -208,9 +212,11 @@ def contribute(*, user, game_id: int, contribution: str) -> Seat:
     what the deal is computed from."""
     contribution = fairness.parse_contribution(contribution, required=True)
     table = lock_table(game_id, with_state=False)
-    if table.game.status != GameStatus.OPEN:
-        raise GameNotOpen()
     seat = table.seat_of(user)
+    if table.game.status != GameStatus.OPEN:
+        if seat is not None and seat.contribution == contribution:
+            return seat  # the request that drew the deal, sent again: harmless
+        raise DealDrawn() if table.game.started_at else GameNotOpen()
     if seat is None:
         raise NotSeated()
     if seat.contribution:
@@ -219,6 +225,7 @@ def contribute(*, user, game_id: int, contribution: str) -> Seat:
         raise ContributionFixed()
     seat.contribution = contribution
     seat.save(update_fields=["contribution"])
+    start_if_ready(table)  # a game whose deal waited for this one (games.lobby.seated)
     live_publish.game_changed(game=table.game, seats=table.seats)
     return seat
 
@@ -233,10 +240,31 @@ def _seated(table: Table, seat: Seat) -> None:
     game = table.game
     table.seats.append(seat)
     add_event(table, GameEvent.Kind.JOINED, seat)
-    if len(table.seats) == game.players:
-        table.state_row = GameState.objects.get(game=game)
-        _start(table)
+    start_if_ready(table)
     live_publish.game_changed(game=game, seats=table.seats)
+
+
+def deal_ready(table: Table) -> bool:
+    """Every seat is taken, and in a game whose deal waits (``Game.contributions_due_at``, games.lobby.seated)
+    every seat's contribution is in."""
+    game = table.game
+    if len(table.seats) < game.players:
+        return False
+    return game.contributions_due_at is None or all(seat.contribution for seat in table.seats)
+
+
+def start_if_ready(table: Table) -> bool:
+    """Start the locked open ``table``'s game if ``deal_ready``; whether it started."""
+    if not deal_ready(table):
+        return False
+    table.state_row = table.state_row or GameState.objects.get(game=table.game)
+    _start(table)
+    return True
+
+
+def seated_by_the_site(game: Game) -> bool:
+    """A game the site seated (a league's): nobody leaves, cancels or invites before its deal (issue 30)."""
+    return game.contributions_due_at is not None
 
 
 @transaction.atomic
@@ -248,7 +276,7 @@ def leave_game(*, user, game_id: int) -> None:
     seat = table.seat_of(user)
     if seat is None:
         raise NotSeated()
-    if table.game.created_by_id == user.pk:
+    if table.game.created_by_id == user.pk or seated_by_the_site(table.game):
         raise NotAllowed()
     seat.delete()
     GameEvent.objects.create(game=table.game, kind=GameEvent.Kind.LEFT, name=user.public_name, user=user)
@@ -260,7 +288,7 @@ def _waiting_table_of_its_creator(*, user, game_id: int):
     table = lock_table(game_id, with_state=False)
     if table.game.status != GameStatus.OPEN:
         raise GameNotOpen()
-    if table.game.created_by_id != user.pk:
+    if table.game.created_by_id != user.pk or seated_by_the_site(table.game):
         raise NotAllowed()
     return table
 
@@ -322,7 +350,7 @@ def cancel_game(*, user, game_id: int) -> None:
     """The creator calls an open game off."""
     table = lock_table(game_id, with_state=False)
     game = table.game
-    if game.created_by_id != user.pk:
+    if game.created_by_id != user.pk or seated_by_the_site(game):
         raise NotAllowed()
     if game.status != GameStatus.OPEN:
         raise GameNotOpen()
@@ -360,6 +388,8 @@ def invite_user(*, user, game_id: int, username: str) -> Invitation:
         raise GameNotOpen()
     if table.seat_of(user) is None:
         raise NotSeated()
+    if seated_by_the_site(table.game):
+        raise NotAllowed()
     from django.utils.translation import gettext as _
 
     invitee = find_invitee(username)

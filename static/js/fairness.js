@@ -1,5 +1,6 @@
 // Issue 30 (docs/fairness.md): this page's own 128 random bits for the deal. Drawn with the browser's
 // cryptographic generator when a form that takes a seat is sent (create, take a seat, accept an invitation),
+// or, in a game the site seated (a league's), when its page is first opened,
 // so the site never chose them; the game's page "How you can check this game" lists them from then on.
 (function () {
   "use strict";
@@ -21,6 +22,24 @@
       } catch (ignored) { /* private mode: nothing to remember */ }
     }
   }, true);
+
+  // A game the site seated (a league's): its deal waits for this player's bits, sent as the page first opens
+  // (once per browser session and game, so a refused send never loops; the button stays for a second try).
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-contribution-auto]");
+    if (!form || !window.crypto || !window.crypto.getRandomValues) return;
+    var key = "mm-contribution-sent:" + form.getAttribute("action");
+    try {
+      if (window.sessionStorage.getItem(key)) return;
+      window.sessionStorage.setItem(key, "1");
+    } catch (ignored) { return; }
+    if (typeof form.requestSubmit === "function") {
+      form.requestSubmit();  // through the capture listener above, which draws the bits
+    } else {
+      form.querySelector("input[data-contribution]").value = randomHex();
+      form.submit();
+    }
+  });
 
   // The check page marks the contribution this browser sent last, so a player sees theirs is the one listed.
   document.addEventListener("DOMContentLoaded", function () {

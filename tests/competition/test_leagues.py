@@ -49,7 +49,8 @@ def test_start_creates_every_round_robin_game_once_even_when_run_twice(people):
     links = list(LeagueGame.objects.filter(league=league).select_related("game"))
     assert len(links) == 10  # 5 players: every pair once
     games = [link.game for link in links]
-    assert all(g.status == GameStatus.ACTIVE and g.rated and g.players == 2 for g in games)
+    # Seated, rated, not dealt: each waits for its players' bits (issue 30, test_league_deals.py).
+    assert all(g.status == GameStatus.OPEN and g.contributions_due_at and g.rated and g.players == 2 for g in games)
     assert all(g.time_limit_hours == league.time_limit_hours for g in games)
     rounds = {}
     for link in links:

@@ -764,3 +764,55 @@ def test_only_the_seats_player_sees_its_review_on_the_page_and_the_api(
     assert client.get(reverse("api-game-review", args=[reviewed.pk])).status_code == 404
     replay = client.get(reverse("game-replay", args=[reviewed.pk]), {"step": first["sequence"]}).content.decode()
     assert "data-review-mark" not in replay
+
+
+# A game the site seated, waiting for its deal (issue 30) ------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_game_waiting_for_its_deal_shows_the_bits_sent_and_nothing_of_the_secret(client, players):
+    """While a seated game (a league's) waits for its players' bits, what may be shown is decided thus: each
+    contribution to everyone as soon as it is sent (it steers nothing without the secret, and seeing it early lets a
+    player check theirs is the one used), the deadline, who has sent theirs; never the site's secret, nor the bits
+    it would draw for a seat at the deadline (derived from the secret), nor a seed. Every response, every viewer."""
+    import datetime as dt
+    import secrets as random_bits
+
+    from django.utils import timezone
+
+    from games import fairness
+    from games.lobby import services as lobby
+
+    due = timezone.now() + dt.timedelta(hours=48)
+    game = lobby.create_game(user=players[0], engine_slug="konamon", players=3, contributions_due_at=due)
+    for user in players[1:3]:
+        lobby.join_game(user=user, game_id=game.pk)
+    sent = random_bits.token_hex(16)
+    lobby.contribute(user=players[1], game_id=game.pk, contribution=sent)
+    game.refresh_from_db()
+    assert game.status == GameStatus.OPEN
+    secret = GameState.objects.get(game=game).seed
+    secrets_of_the_site = {secret, *(fairness.site_contribution(secret, position) for position in (0, 2))}
+    urls = {
+        "page": reverse("game", args=[game.pk]),
+        "partial": reverse("game-table", args=[game.pk]) + "?v=stale",
+        "check": reverse("game-fairness", args=[game.pk]),
+        "api": reverse("api-game", args=[game.pk]),
+        "api-fairness": reverse("api-game-fairness", args=[game.pk]),
+        "lobby": reverse("lobby"),
+    }
+    for user in [*players[:3], None]:
+        login(client, user)
+        pages = {name: client.get(url) for name, url in urls.items()}
+        if user is not None:
+            pages["my-games"], pages["api-games"] = client.get(reverse("my-games")), client.get(reverse("api-games"))
+        assert all(response.status_code == 200 for response in pages.values()), {
+            name: response.status_code for name, response in pages.items()
+        }
+        texts = {name: response.content.decode() for name, response in pages.items()}
+        leaked = {name for name, text in texts.items() if any(value in text for value in secrets_of_the_site)}
+        assert not leaked, f"{user}: the site's secret or its would-be bits in {leaked}"
+        assert sent in texts["check"] and sent in texts["api-fairness"], "the bits sent are public (positive control)"
+        fair = json.loads(texts["api-fairness"])
+        assert fair["secret"] is None and fair["seed"] is None and fair["contributions_due_at"]
+        assert [entry["drawn_by"] for entry in fair["contributions"]] == ["none", "player", "none"]

@@ -39,7 +39,7 @@ LATIN_ALLOWED = {
     "false", "iCalendar", "Atom", "Tokyo", "Paris", "Home", "End", "mammamia", "UUID", "NUL", "Content-Type",
     "application", "json", "POST", "http", "https", "Asia", "Incoming", "Authorization", "Token", "token", "code",
     "strong", "href", "lt", "gt", "manage", "py", "verify_deal", "type", "expected_version", "Europe", "f", "c",
-    "confirm-moves", "HMAC-SHA-", "HMAC", "Python", "games", "fairness", "api",
+    "confirm-moves", "HMAC-SHA-", "HMAC", "Python", "games", "fairness", "api", "JavaScript",
     # Keys and typed commands are named as printed on the keyboard (issue 31's command box), and Marumiere's
     # positions are the letters under the cards (issue 35).
     "Alt", "Shift", "Enter", "Tab", "K", "t", "l", "h", "b", "m", "C",
