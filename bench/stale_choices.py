@@ -5,7 +5,9 @@ version and idempotency key), choose one of the moves it offers (seeded), and wh
 (the bot task, held back from the broker, is run between the page load and the post: a person takes seconds,
 a bot task a fraction of one), then send the move from the page as loaded. The page is not refreshed in
 between (a phone's tab in the background, or a choice already half made: the live update would otherwise
-bring a fresh form). What the site answers is counted:
+bring a fresh form). With ``--devices 2`` the person has the game open on a phone and a desktop and moves from
+either (each page as it was last loaded, reloaded before a move with probability ``--reload``), as people do
+who look at a game on one device and answer on another. What the site answers is counted:
 
 - ``applied``: the move was played (302);
 - ``asked``: refused with "X changed since you chose — still play Y?" — one tap ("Send") plays it; the
@@ -17,7 +19,7 @@ Run in any checkout (the code before issue 32's stale-page work too: the script 
 on a database of its own (it creates ``test_<name>`` from DATABASE_URL and keeps it)::
 
     DJANGO_SETTINGS_MODULE=tests.settings CELERY_TASK_ALWAYS_EAGER=1 python -m bench.stale_choices \\
-        --games 3 --players 3 --out result.json
+        --games 3 --players 3 [--devices 2] --out result.json
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3, help="seats per game (one person, the rest bots)")
     parser.add_argument("--seed", type=int, default=1, help="the person's choices")
     parser.add_argument("--slugs", default="konamon,marumiere,mamma-mia")
+    parser.add_argument("--devices", type=int, default=1,
+                        help="pages the person plays from (2: a phone and a desktop, each left as it was loaded)")
+    parser.add_argument("--reload", type=float, default=0.5,
+                        help="with several pages: how often the page taken up is reloaded first")
     parser.add_argument("--out", default="")
     args = parser.parse_args(argv)
 
@@ -89,32 +95,41 @@ def main(argv: list[str] | None = None) -> int:
             game = create_game(user=user, engine_slug=slug, players=args.players, bots=args.players - 1)
             seat = Seat.objects.get(game=game, user=user)
             page_url, move_url = reverse("game", args=[game.pk]), reverse("game-move", args=[game.pk])
+            pages: list[dict | None] = [None] * args.devices  # what each of the person's pages shows
             for _ in range(3000):
                 game.refresh_from_db()
                 if game.status != "active":
-                    print(f"{slug} game {game.pk}: {game.status}", file=sys.stderr)
                     break
-                response = client.get(page_url, secure=True)  # the person opens the game
-                html = response.content.decode()
-                legal = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-                if not legal or 'name="version"' not in html:
-                    if not bots_move(game.pk):  # not the person's move: the bots play, the page updates
-                        game.refresh_from_db()
-                        if game.status == "active" and not legal:
-                            raise SystemExit(f"{slug}: nobody can move in game {game.pk}")
+                legal_now = SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+                if not legal_now:  # not the person's move: the bots play, the pages update
+                    if not bots_move(game.pk):
+                        raise SystemExit(f"{slug}: nobody can move in game {game.pk}")
                     continue
-                choice = rng.choice(legal)
-                data = {"version": hidden(html, "version"), "idempotency_key": hidden(html, "idempotency_key"),
-                        "move": json.dumps(choice)}
+                device = rng.randrange(args.devices)
+                page = pages[device]
+                if page is None or not page["legal"] or (args.devices > 1 and rng.random() < args.reload):
+                    html = client.get(page_url, secure=True).content.decode()  # the person opens the game
+                    page = pages[device] = {
+                        "version": hidden(html, "version"), "key": hidden(html, "idempotency_key"),
+                        "legal": SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
+                        if 'name="version"' in html else [],
+                    }
+                    if not page["legal"]:
+                        continue
+                counts["stale_page"] += page["version"] != str(game.version)
+                choice = rng.choice(page["legal"])
+                data = {"version": page["version"], "idempotency_key": page["key"], "move": json.dumps(choice)}
                 counts["bot_moves_while_choosing"] += bool(bots_move(game.pk))  # they choose; the bots move
                 counts["sent"] += 1
                 answer = client.post(move_url, data, secure=True)
+                pages[device] = None  # the answer is a page of its own; the page sent from reloads
                 if answer.status_code in (301, 302, 303):
                     counts["applied"] += 1
                     continue
                 if answer.status_code != 409:
                     counts[f"status_{answer.status_code}"] += 1
                     continue
+                counts["refused"] += 1
                 body = answer.content.decode()
                 if "data-stale-confirm" in body:  # "still play Y?": one tap on Send
                     counts["asked"] += 1
@@ -131,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         print(slug, dict(counts), flush=True)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
-            json.dump({"players": args.players, "games": args.games, "seed": args.seed, "results": results}, out,
+            json.dump({"players": args.players, "games": args.games, "seed": args.seed, "devices": args.devices,
+                       "reload": args.reload, "results": results}, out,
                       indent=2)
     return 0
 

@@ -309,6 +309,7 @@ def test_a_page_behind_never_loses_a_choice(slug, asked_on, player_factory, chec
         jump.tap(page.locator(way))  # no hand scroll: the sheet opens, or the page jumps
         if on_phone:
             expect(page.get_by_role("dialog")).to_be_visible()
+            page.screenshot(path=str(checker.shots / f"{slug}-move-sheet-{asked_on}.png"))
         else:
             page.wait_for_function("() => window.scrollY > 0 || !document.querySelector('#moves')")
         choose_and_send(page, jump, offered["legal"][-1])
