@@ -5,9 +5,10 @@ version and idempotency key), choose one of the moves it offers (seeded), and wh
 (the bot task, held back from the broker, is run between the page load and the post: a person takes seconds,
 a bot task a fraction of one), then send the move from the page as loaded. The page is not refreshed in
 between (a phone's tab in the background, or a choice already half made: the live update would otherwise
-bring a fresh form). With ``--devices 2`` the person has the game open on a phone and a desktop and moves from
-either (each page as it was last loaded, reloaded before a move with probability ``--reload``), as people do
-who look at a game on one device and answer on another. What the site answers is counted:
+bring a fresh form). With ``--devices 2`` the person has the game open on a phone and a desktop: each turn they open
+it on one (the e-mail's link) and half the time answer from the other, as it was last loaded (reloaded first
+with probability ``--reload``), as people do who look at a game on one device and answer on another.
+What the site answers is counted:
 
 - ``applied``: the move was played (302);
 - ``asked``: refused with "X changed since you chose — still play Y?" — one tap ("Send") plays it; the
@@ -25,6 +26,7 @@ on a database of its own (it creates ``test_<name>`` from DATABASE_URL and keeps
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import random
 import re
@@ -42,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--devices", type=int, default=1,
                         help="pages the person plays from (2: a phone and a desktop, each left as it was loaded)")
     parser.add_argument("--reload", type=float, default=0.5,
-                        help="with several pages: how often the page taken up is reloaded first")
+                        help="with several pages: how often the other page is reloaded before moving from it")
     parser.add_argument("--out", default="")
     args = parser.parse_args(argv)
 
@@ -78,9 +80,16 @@ def main(argv: list[str] | None = None) -> int:
             played += moved
         return played
 
-    def hidden(html: str, name: str) -> str:
-        found = re.search(rf'name="{name}" value="([^"]*)"', html)
+    def hidden(page: str, name: str) -> str:
+        found = re.search(rf'name="{name}" value="([^"]*)"', page)
         return found.group(1) if found else ""
+
+    def load(client: Client, page_url: str, game: Game, seat: Seat) -> dict:
+        """What a page the person opens shows: its version, idempotency key and the moves it offers."""
+        text = client.get(page_url, secure=True).content.decode()
+        offers = 'name="version"' in text
+        return {"version": hidden(text, "version"), "key": hidden(text, "idempotency_key"),
+                "legal": SeatView.objects.get(game=game, seat_number=seat.number).legal_moves if offers else []}
 
     rng = random.Random(args.seed)
     user_model = get_user_model()
@@ -105,17 +114,16 @@ def main(argv: list[str] | None = None) -> int:
                     if not bots_move(game.pk):
                         raise SystemExit(f"{slug}: nobody can move in game {game.pk}")
                     continue
-                device = rng.randrange(args.devices)
-                page = pages[device]
-                if page is None or not page["legal"] or (args.devices > 1 and rng.random() < args.reload):
-                    html = client.get(page_url, secure=True).content.decode()  # the person opens the game
-                    page = pages[device] = {
-                        "version": hidden(html, "version"), "key": hidden(html, "idempotency_key"),
-                        "legal": SeatView.objects.get(game=game, seat_number=seat.number).legal_moves
-                        if 'name="version"' in html else [],
-                    }
-                    if not page["legal"]:
-                        continue
+                looked = rng.randrange(args.devices)  # where the person opens the game (the e-mail's link)
+                page = pages[looked] = load(client, page_url, game, seat)
+                device = looked
+                if args.devices > 1 and rng.random() < 0.5:  # and answers from the other one
+                    device = rng.choice([d for d in range(args.devices) if d != looked])
+                    page = pages[device]
+                    if page is None or not page["legal"] or rng.random() < args.reload:
+                        page = pages[device] = load(client, page_url, game, seat)
+                if not page["legal"]:
+                    continue
                 counts["stale_page"] += page["version"] != str(game.version)
                 choice = rng.choice(page["legal"])
                 data = {"version": page["version"], "idempotency_key": page["key"], "move": json.dumps(choice)}
@@ -135,9 +143,12 @@ def main(argv: list[str] | None = None) -> int:
                     counts["asked"] += 1
                     form = body[body.index('id="stale-answer"'):]
                     form = form[: form.index("</form>")]
-                    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+                    fields = {name: html.unescape(value) for name, value
+                              in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)}
                     again = client.post(move_url, fields, secure=True)
                     counts["asked_then_applied"] += again.status_code in (301, 302, 303)
+                    if again.status_code not in (301, 302, 303):
+                        print(f"{slug}: 'Send' on 'still play it?' answered {again.status_code}", file=sys.stderr)
                 else:
                     counts["lost"] += 1
             counts["games"] += 1
