@@ -362,3 +362,40 @@ def test_a_konamon_cards_steps_are_confirmed_once(player_factory, checker, findi
         page.screenshot(path=str(checker.shots / "konamon-steps-one-confirmation-phone.png"))
         break
     assert asked_once, "no Konamon! card with two steps came up"
+
+
+def test_a_konamon_cards_steps_are_taken_in_the_sheet(player_factory, checker, findings, mailbox, stack):
+    """Issue 32, the move sheet: on a phone "Move" opens the form over the table; a step sent from it (asked
+    once, "Send this move?" in the sheet) comes back with the sheet open on the card's next step, the kitchen
+    beside it; "Back to the table" closes it on the table as it was."""
+    phone, desktop = player_factory("sheet", "phone"), player_factory("sheet", "desktop")
+    phone.page.set_viewport_size(PHONE_390)
+    table = start_game([phone, desktop], checker, findings, mailbox, stack.base_url, slug="konamon", seats=2, seed=5)
+    page = phone.page
+    for _attempt in range(8):
+        found = server(stack, table.game_id, phone.username, "steps")
+        if "legal" not in found:
+            pytest.fail("the game ended before a card with two steps came up")
+        page.goto(table.url)
+        page.locator(".your-move .open-move-sheet").click()
+        sheet = page.get_by_role("dialog")
+        expect(sheet).to_be_visible()
+        expect(sheet.locator(".kn-kitchen-now")).to_be_visible()
+        key = sheet.locator("form[data-confirm-once]").get_attribute("data-confirm-once")
+        sheet.locator("button[name=move]:not(.secondary)").first.click()
+        bar = sheet.locator(".confirm-bar")
+        expect(bar).to_be_visible()  # the card's first step asks, in the sheet
+        with page.expect_navigation():
+            bar.get_by_role("button", name="Send").click()
+        if not page.locator(f"#moves form[data-confirm-once='{key}']").count():
+            continue  # that was the card's last step
+        sheet = page.get_by_role("dialog")
+        expect(sheet).to_be_visible()  # the next step, in the sheet again
+        expect(sheet.locator(".kn-kitchen-now")).to_be_visible()
+        page.screenshot(path=str(checker.shots / "konamon-next-step-in-the-sheet-phone.png"))
+        checker.page(page, "konamon next step in the sheet", axe=True, axe_key="konamon-sheet-next-step")
+        sheet.get_by_role("button", name="Back to the table").click()
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        break
+    else:
+        pytest.fail("no Konamon! card with two steps came up")
