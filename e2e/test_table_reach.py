@@ -1,5 +1,6 @@
 """Issue 19, the table as players see it on a 360×740 phone: when it is your move, the way to the move
-form is in the first screen ("Go to your move"), one tap brings the form into view; the header is one
+form is in the first screen ("Move", opening the form as a sheet over the table, issue 32; without JavaScript
+"Go to your move", a link down to it), one tap brings the form into view; the header is one
 line; ``GET .../move/`` (a reload after a refused move) lands on the game, not on a 405 page; and the
 site has a favicon. Screenshots (phone and desktop) go to e2e-artifacts/screens/<test>/."""
 
@@ -22,30 +23,95 @@ def in_first_screen(page, selector: str) -> bool:
     )
 
 
+# Where the table lies on the page and how far the page is scrolled: neither may change as the sheet opens and closes.
+TABLE_AT = "() => [Math.round(document.querySelector('.table-wrap').getBoundingClientRect().top + scrollY), scrollY]"
+FOCUS_IN_SHEET = "() => !!document.activeElement && !!document.activeElement.closest('.moves-wrap.move-sheet')"
+# Past the sheet's last control the focus goes to the browser's own controls (the page's body here), never the page.
+FOCUS_NOT_OUTSIDE = ("() => { const e = document.activeElement; return !e || e === document.body"
+                     " || !!e.closest('.moves-wrap.move-sheet'); }")
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_your_move_is_within_reach_on_a_phone(slug, player_factory, checker, findings, mailbox, stack):
+def test_your_move_opens_as_a_sheet_over_the_table_on_a_phone(slug, player_factory, browser, checker, findings,
+                                                                mailbox, stack):
+    """Issue 32: on a phone "Move" (in the first screen) opens the move form as a modal sheet over the table —
+    what is awaited and the deadline at its head, focus inside, Tab kept inside, Escape and "Back to the table"
+    close it and give the focus back — and the table never moves. Without JavaScript the bar keeps its "Go to
+    your move" link down to the form; a desktop keeps the link and the form in the page."""
     players = [player_factory("reach", "phone"), player_factory("reach", "phone")]
     table = start_game(players, checker, findings, mailbox, stack.base_url, slug=slug, seats=2, seed=5)
     players[0].page.reload()
     awaited = awaited_usernames(players[0].page)
     phone = next(p for p in players if p.username in awaited)
     page = phone.page
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(table.url)
     expect(page.locator(".your-move")).to_be_visible()
-    jump = page.get_by_role("link", name="Go to your move")
-    expect(jump).to_be_visible()
-    assert in_first_screen(page, ".jump-to-move"), "the jump link is below the first screen"
-    box = jump.bounding_box()
+    expect(page.get_by_role("link", name="Go to your move")).to_be_hidden()
+    move = page.locator(".turn-status").get_by_role("button", name="Move")
+    expect(move).to_be_visible()
+    assert in_first_screen(page, ".open-move-sheet"), "'Move' is below the first screen"
+    box = move.bounding_box()
     assert box and box["height"] >= 24, box
     page.screenshot(path=str(checker.shots / f"{slug}-first-screen-phone.png"))
-    jump.click()
-    expect(page).to_have_url(f"{table.url.rstrip('/')}/#moves")
-    top = page.evaluate("() => document.querySelector('#moves').getBoundingClientRect().top")
-    assert 0 <= top < page.viewport_size["height"] / 2, f"the move form's top after the jump: {top}px"
-    page.screenshot(path=str(checker.shots / f"{slug}-after-jump-phone.png"))
+    for scrolled in (0, 400):
+        page.evaluate("(y) => window.scrollTo(0, y)", scrolled)
+        page.wait_for_timeout(100)
+        move.scroll_into_view_if_needed()  # a short page puts the bar back at the top of the table, off screen
+        page.wait_for_timeout(100)
+        table_at = page.evaluate(TABLE_AT)
+        move.click()
+        sheet = page.get_by_role("dialog")
+        expect(sheet).to_be_visible()
+        expect(sheet).to_have_attribute("aria-modal", "true")
+        expect(sheet.locator("#moves")).to_be_visible()
+        expect(sheet.locator(".move-sheet__title")).to_contain_text("It is your move.")
+        expect(move).to_have_attribute("aria-expanded", "true")
+        assert page.evaluate(FOCUS_IN_SHEET) or page.evaluate(
+            "() => document.activeElement.classList.contains('move-sheet')"), "the focus did not go into the sheet"
+        assert page.evaluate(TABLE_AT) == table_at, "the table moved as the sheet opened"
+        # The form begins on the screen (a short form sits low in the sheet, at the bottom of the screen).
+        top = page.evaluate("() => document.querySelector('#moves').getBoundingClientRect().top")
+        assert 0 <= top < page.viewport_size["height"] - 120, f"the move form's top in the sheet: {top}px"
+        if scrolled == 0:
+            checker.page(page, f"{slug} move sheet (phone)", axe=True, axe_key=f"{slug}-move-sheet-phone")
+            page.screenshot(path=str(checker.shots / f"{slug}-move-sheet-phone.png"))
+        for _ in range(40):  # the rest of the page is inert: Tab never leaves the sheet
+            page.keyboard.press("Tab")
+            assert page.evaluate(FOCUS_NOT_OUTSIDE), "Tab left the sheet for the page behind it"
+        if scrolled == 0:
+            if page.locator(".help-pop:popover-open").count():  # Tab opened a card's explanation:
+                page.keyboard.press("Escape")                      # Escape closes it first
+                expect(page.get_by_role("dialog")).to_be_visible()
+            page.keyboard.press("Escape")
+        else:
+            sheet.get_by_role("button", name="Back to the table").click()
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        expect(move).to_be_focused()
+        expect(move).to_have_attribute("aria-expanded", "false")
+        assert page.evaluate(TABLE_AT) == table_at, "the table moved as the sheet closed"
+    # Without JavaScript: the link down to the form.
+    plain = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                java_script_enabled=False, base_url=stack.base_url,
+                                storage_state=phone.context.storage_state())
+    try:
+        bare = plain.new_page()
+        bare.goto(table.url)
+        jump = bare.get_by_role("link", name="Go to your move")
+        expect(jump).to_be_visible()
+        expect(bare.locator(".open-move-sheet")).to_be_hidden()
+        assert in_first_screen(bare, ".jump-to-move"), "the jump link is below the first screen"
+        jump.click()
+        expect(bare).to_have_url(f"{table.url.rstrip('/')}/#moves")
+        top = bare.evaluate("() => document.querySelector('#moves').getBoundingClientRect().top")
+        assert 0 <= top < 844 / 2, f"the move form's top after the jump: {top}px"
+        bare.screenshot(path=str(checker.shots / f"{slug}-after-jump-phone-no-js.png"))
+    finally:
+        plain.close()
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(table.url)
     expect(page.get_by_role("link", name="Go to your move")).to_be_visible()
+    expect(page.locator(".open-move-sheet")).to_be_hidden()
     expect(page.locator(".nav-more__toggle")).to_be_hidden()  # on a wide screen the menu's links are in the line
     page.screenshot(path=str(checker.shots / f"{slug}-your-move-desktop.png"))
 

@@ -94,6 +94,10 @@ def server(stack, game_id: int, username: str, mode: str, seed: int = 1, old=Non
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+# The page's scroll and the move sheet's own (issue 32: on a phone the form opens as a sheet over the table).
+SCROLLED_JS = "() => [window.scrollY, (document.querySelector('.move-sheet') || {scrollTop: 0}).scrollTop]"
+
+
 class Meter:
     """Taps and the distance scrolled by hand (px) to reach what is tapped."""
 
@@ -101,9 +105,10 @@ class Meter:
         self.page, self.taps, self.scrolled = page, 0, 0
 
     def tap(self, locator, *, navigates: bool = False) -> None:
-        before = self.page.evaluate("() => window.scrollY")
+        before = self.page.evaluate(SCROLLED_JS)
         locator.scroll_into_view_if_needed()
-        self.scrolled += abs(self.page.evaluate("() => window.scrollY") - before)
+        after = self.page.evaluate(SCROLLED_JS)
+        self.scrolled += abs(after[0] - before[0]) + abs(after[1] - before[1])
         self.taps += 1
         if navigates:
             with self.page.expect_navigation():
@@ -295,13 +300,21 @@ def test_a_page_behind_never_loses_a_choice(slug, asked_on, player_factory, chec
         page.goto(table.url)
         meter = Meter(page)
         meter.taps += 1
-        first_screen = in_first_screen(page, ".your-move .jump-to-move")
+        # On a phone "Move" opens the form as a sheet over the table; on a desktop "Go to your move" jumps to it.
+        on_phone = page.viewport_size["width"] <= 640
+        way = ".your-move .open-move-sheet" if on_phone else ".your-move .jump-to-move"
+        first_screen = in_first_screen(page, way)
         jump = Meter(page)
         jump.taps = 1
-        jump.tap(page.locator(".your-move .jump-to-move"))  # "Go to your move": the page jumps, no hand scroll
-        page.wait_for_function("() => window.scrollY > 0 || !document.querySelector('#moves')")
+        jump.tap(page.locator(way))  # no hand scroll: the sheet opens, or the page jumps
+        if on_phone:
+            expect(page.get_by_role("dialog")).to_be_visible()
+            page.screenshot(path=str(checker.shots / f"{slug}-move-sheet-{asked_on}.png"))
+        else:
+            page.wait_for_function("() => window.scrollY > 0 || !document.querySelector('#moves')")
         choose_and_send(page, jump, offered["legal"][-1])
-        figures["turn_from_link"] = {"jump_in_first_screen": first_screen, **jump.figures()}
+        figures["turn_from_link"] = {"jump_in_first_screen": first_screen, "way": "sheet" if on_phone else "jump",
+                                     **jump.figures()}
         # The same turn scrolled by hand to each control (no jump link), for comparison: the next one.
         offered = server(stack, game_id, phone.username, "await")
         page.goto(table.url)
@@ -349,3 +362,40 @@ def test_a_konamon_cards_steps_are_confirmed_once(player_factory, checker, findi
         page.screenshot(path=str(checker.shots / "konamon-steps-one-confirmation-phone.png"))
         break
     assert asked_once, "no Konamon! card with two steps came up"
+
+
+def test_a_konamon_cards_steps_are_taken_in_the_sheet(player_factory, checker, findings, mailbox, stack):
+    """Issue 32, the move sheet: on a phone "Move" opens the form over the table; a step sent from it (asked
+    once, "Send this move?" in the sheet) comes back with the sheet open on the card's next step, the kitchen
+    beside it; "Back to the table" closes it on the table as it was."""
+    phone, desktop = player_factory("sheet", "phone"), player_factory("sheet", "desktop")
+    phone.page.set_viewport_size(PHONE_390)
+    table = start_game([phone, desktop], checker, findings, mailbox, stack.base_url, slug="konamon", seats=2, seed=5)
+    page = phone.page
+    for _attempt in range(8):
+        found = server(stack, table.game_id, phone.username, "steps")
+        if "legal" not in found:
+            pytest.fail("the game ended before a card with two steps came up")
+        page.goto(table.url)
+        page.locator(".your-move .open-move-sheet").click()
+        sheet = page.get_by_role("dialog")
+        expect(sheet).to_be_visible()
+        expect(sheet.locator(".kn-kitchen-now")).to_be_visible()
+        key = sheet.locator("form[data-confirm-once]").get_attribute("data-confirm-once")
+        sheet.locator("button[name=move]:not(.secondary)").first.click()
+        bar = sheet.locator(".confirm-bar")
+        expect(bar).to_be_visible()  # the card's first step asks, in the sheet
+        with page.expect_navigation():
+            bar.get_by_role("button", name="Send").click()
+        if not page.locator(f"#moves form[data-confirm-once='{key}']").count():
+            continue  # that was the card's last step
+        sheet = page.get_by_role("dialog")
+        expect(sheet).to_be_visible()  # the next step, in the sheet again
+        expect(sheet.locator(".kn-kitchen-now")).to_be_visible()
+        page.screenshot(path=str(checker.shots / "konamon-next-step-in-the-sheet-phone.png"))
+        checker.page(page, "konamon next step in the sheet", axe=True, axe_key="konamon-sheet-next-step")
+        sheet.get_by_role("button", name="Back to the table").click()
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        break
+    else:
+        pytest.fail("no Konamon! card with two steps came up")

@@ -37,7 +37,10 @@
     if (!answer || answer.dataset.placed) { return; }
     answer.dataset.placed = "1";
     var moves = document.querySelector(".moves-wrap");
-    if (moves) { moves.parentNode.insertBefore(answer, moves); }
+    if (moves && moves.classList.contains("move-sheet")) {  // the form open as a sheet (static/js/game.js): in it, under its head
+      var head = moves.querySelector(".move-sheet__head");
+      moves.insertBefore(answer, head ? head.nextSibling : moves.firstChild);
+    } else if (moves) { moves.parentNode.insertBefore(answer, moves); }
     var data = document.getElementById("stale-kept");
     var form = moves ? moves.querySelector("form") : null;
     if (data && form) {
