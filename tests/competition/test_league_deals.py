@@ -109,7 +109,7 @@ def test_at_the_deadline_the_site_draws_the_missing_bits_from_its_secret_and_sta
     entries = client.get(reverse("api-game-fairness", args=[game.pk])).json()["contributions"]
     assert [(e["drawn_by"], e["bot"]) for e in entries] == [("player", False), ("site", False)]
     page = client.get(reverse("game-fairness", args=[game.pk])).content.decode()
-    assert "drawn by the site: none came from the player in time" in page
+    assert "drawn by the site: the player sent none" in page
     # The late player's bits are refused once the deal is drawn, on the page and through the API.
     with pytest.raises(DealDrawn):
         lobby.contribute(user=second.user, game_id=game.pk, contribution=secrets.token_hex(16))
