@@ -203,7 +203,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "mammamia.staticfiles.ManifestStaticFilesStorage"  # whitenoise's, each URL worked out once
     },
 }
 
