@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models.constants import OnConflict
 
 from accounts.models import NotifyMode
+from notifications.claims import REQUEUE_WITHIN_SECONDS
 from notifications.models import OutboxEmail
 
 logger = logging.getLogger(__name__)
@@ -236,8 +237,6 @@ def queue(drafts: list[Draft]) -> list[int]:
         # Rows all held for later (a "your move" waits TURN_NOTIFY_HOLD_SECONDS) are queued for when they are
         # due: queued now, a task found nothing due and queued itself again, one task and two queries per move
         # for nothing (issue 33). Later than the tasks' requeue horizon is the sweeper's, as it was.
-        from notifications.tasks import REQUEUE_WITHIN_SECONDS
-
         wait = _seconds_held(drafts)
         if not wait:
             transaction.on_commit(lambda: enqueue(ids), robust=True)
