@@ -1,9 +1,10 @@
 """Profile one kind of request in one process, on the data the last ``make bench`` left in its database.
 
     MAMMAMIA_VAR_DIR=var/bench .venv/bin/python -m mammamia.devservices -- \\
-        .venv/bin/python -m bench.profile page|move|history|email [--repeat 30] [--cprofile]
+        .venv/bin/python -m bench.profile page|page-cold|move|history|email [--repeat 30] [--cprofile]
 
-``page``: the game page near the end of the long 4-player Konamon! game; ``move``: a move there (rolled back
+``page``: the game page near the end of the long 4-player Konamon! game (``page-cold``: its board not cached,
+the cache emptied before each call); ``move``: a move there (rolled back
 each time); ``history``: the profile page of the user with 10,000 finished games; ``email``: delivering turn
 e-mails of the fan-out to an SMTP catcher started for it. pyinstrument's tree by default (wall clock, waits on
 PostgreSQL included); ``--cprofile`` sorts functions by CPU time instead.
@@ -42,6 +43,23 @@ def _page_call(repeat: int):
     return call, f"game page of game {game.pk} after {game.version} moves"
 
 
+def _page_cold_call(repeat: int):
+    """The same page as the first view of its version: the cache (the boards) emptied before each call."""
+    from bench.growth import _boards_forgotten, _client, _page
+    from games.models import Game
+
+    game = Game.objects.filter(seats__user__username="long_0").get()
+    seat = game.seats.select_related("user").filter(awaited=True).order_by("number").first()
+    client = _client(seat.user)
+    page, forget = _page(client, f"/games/{game.pk}/"), _boards_forgotten(client)
+
+    def call():
+        forget()
+        return page()
+
+    return call, f"game page of game {game.pk} after {game.version} moves, board not cached (cache emptied first)"
+
+
 def _move_call(repeat: int):
     from bench.growth import _client, _move
     from games.models import Game
@@ -75,7 +93,8 @@ def _email_call(repeat: int):
     return call, "delivering one turn e-mail (claim, render, SMTP, mark sent)"
 
 
-CALLS = {"page": _page_call, "move": _move_call, "history": _history_call, "email": _email_call}
+CALLS = {"page": _page_call, "page-cold": _page_cold_call, "move": _move_call, "history": _history_call,
+         "email": _email_call}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +137,11 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.repeat):
                 call()
             profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("cumulative").print_stats(40)
+            stats.sort_stats("tottime").print_stats(30)  # where the CPU itself goes
+            if os.environ.get("BENCH_PROFILE_DUMP"):
+                stats.dump_stats(os.environ["BENCH_PROFILE_DUMP"])
         else:
             from pyinstrument import Profiler
 

@@ -84,12 +84,14 @@ def _games(first_game: int, count: int, players: int, star_every: int | None) ->
             """
             WITH g AS (
                 INSERT INTO games_game (engine_slug, options, players, seed_sha256, revealed_seed, status, visibility,
-                    time_limit_hours, clock, rated, version, created_at, started_at, finished_at, outcome)
+                    time_limit_hours, clock, rated, version, created_at, started_at, finished_at, outcome,
+                    deal_scheme, is_tutorial)
                 SELECT %(slug)s, '{}'::jsonb, 2, '', '', 'finished', 'public', 0, 'move', true, 0,
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5 + 3600),
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5 + 3600),
                        %(now)s - make_interval(secs => (%(last)s - n) * 0.5),
-                       '[{"seat": 0, "rank": 1, "score": 1}, {"seat": 1, "rank": 2, "score": 0}]'::jsonb
+                       '[{"seat": 0, "rank": 1, "score": 1}, {"seat": 1, "rank": 2, "score": 0}]'::jsonb,
+                       'site', false
                 FROM bench_pairs ORDER BY n
                 RETURNING id, finished_at
             ), numbered AS (

@@ -88,6 +88,12 @@ def production_environment(*, database_url: str, email_port: int, work_dir: Path
         }
     )
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    broker = env.get("CELERY_BROKER_URL", "")
+    if not env.get("CACHE_URL") and broker.startswith("redis://"):
+        # One cache for every web process, as in production (the boards, the sessions): database 1 of the
+        # broker's Redis. Without it each process kept its own, sessions stayed in the database and a board
+        # rendered by one process was rendered again by the next (issue 33).
+        env["CACHE_URL"] = f"{broker.rsplit('/', 1)[0]}/1" if broker.count("/") > 2 else f"{broker}/1"
     return env
 
 

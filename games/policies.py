@@ -116,6 +116,9 @@ def register_stats_extra(extra: Callable[..., None]) -> Callable[..., None]:
 
 
 def register_access_columns(columns: Callable[..., dict]) -> Callable[..., dict]:
+    """``columns(user=...)``: annotations of the game's seats query. They may depend on the viewer only through
+    ``user.is_authenticated`` and ``user.pk`` used as a query value: the query is compiled once per process
+    (``games.precompiled``) and run with each viewer's id."""
     return _add(access_columns, columns)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import connection
 
 from clocks import turns as clock_turns
+from games import precompiled
 from games.exceptions import (
     BadInput,
     GameNotFound,
@@ -117,25 +118,53 @@ def lock_table(game_id: int, *, with_state: bool = True) -> Table:
     statement took them state first, so a path holding the game row (adding the last bot starts the game and
     writes its state) and one taking both deadlocked.
     """
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        try:
+            game_id = int(str(game_id))
+        except (ValueError, TypeError):
+            raise GameNotFound() from None
+    if not 0 < game_id < 2**63:
+        raise GameNotFound()
+    # Each statement compiled once per process (``games.precompiled``): a move's path is these and the writes.
     state_row = None
-    try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if with_state:
-            # Locked too, not just read: whoever changes a state holds this lock, and a read after it, in a
-            # statement of its own, sees the state the last move committed.
-            state_row = GameState.objects.select_for_update().get(game_id=game.pk)
-            state_row.game = game
-    except (Game.DoesNotExist, GameState.DoesNotExist, ValueError, TypeError):
-        raise GameNotFound() from None
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number", "join_order"))
+    found = precompiled.fetch(("lock_table", "game"), _locked_game, (game_id,))
+    if not found:
+        raise GameNotFound()
+    game = found[0]
+    if with_state:
+        # Locked too, not just read: whoever changes a state holds this lock, and a read after it, in a
+        # statement of its own, sees the state the last move committed.
+        found = precompiled.fetch(("lock_table", "state"), _locked_state, (game.pk,))
+        if not found:
+            raise GameNotFound()
+        state_row = found[0]
+        state_row.game = game
+    seats = precompiled.fetch(("lock_table", "seats"), _table_seats, (game.pk,))
     table = Table(game=game, seats=seats)
     if game.status != GameStatus.OPEN:
-        rows = SeatView.objects.filter(game=game)
-        if not logs_per_event(game.engine):
-            rows = rows.defer("log_tail")  # the move recomputes every viewer's whole log anyway
+        # The move recomputes every viewer's whole log anyway when the engine does not log per event.
+        whole = not logs_per_event(game.engine)
+        rows = precompiled.fetch(("lock_table", "views", whole), lambda g: _table_views(g, whole), (game.pk,))
         table.views = {v.seat_number: v for v in rows}
     table.state_row = state_row
     return table
+
+
+def _locked_game(game_id: int):
+    return Game.objects.select_for_update().filter(pk=game_id)
+
+
+def _locked_state(game_id: int):
+    return GameState.objects.select_for_update().filter(game_id=game_id)
+
+
+def _table_seats(game_id: int):
+    return Seat.objects.filter(game_id=game_id).select_related("user").order_by("number", "join_order")
+
+
+def _table_views(game_id: int, whole_log: bool):
+    rows = SeatView.objects.filter(game_id=game_id)
+    return rows.defer("log_tail") if whole_log else rows
 
 
 def logs_per_event(engine) -> bool:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import weakref
 from functools import cache
 
 from django.conf import settings
+
+from live import aioredis
 
 logger = logging.getLogger(__name__)
 
@@ -36,23 +37,6 @@ def key(game_id: int, user_id: int) -> str:
     return f"{settings.LIVE_CHANNEL_PREFIX}presence:{game_id}:{user_id}"
 
 
-_async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _async_client():
-    """One asyncio Redis client per event loop (an ASGI process has one)."""
-    import redis.asyncio
-
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        client = redis.asyncio.Redis.from_url(
-            settings.LIVE_REDIS_URL, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS
-        )
-        _async_clients[loop] = client
-    return client
-
-
 @cache
 def _client():
     import redis
@@ -66,7 +50,7 @@ async def stream_seen(*, game_id: int, user_id: int, stream_id: str) -> None:
     """The stream ``stream_id`` of ``user_id``'s page of ``game_id`` is open now (called on opening and renewing)."""
     name, now = key(game_id, user_id), time.time()
     try:
-        async with _async_client().pipeline(transaction=False) as pipe:
+        async with aioredis.client().pipeline(transaction=False) as pipe:
             pipe.zadd(name, {stream_id: now + ttl()})
             pipe.zremrangebyscore(name, "-inf", now)
             pipe.expire(name, int(ttl()) + 1)
@@ -77,7 +61,7 @@ async def stream_seen(*, game_id: int, user_id: int, stream_id: str) -> None:
 
 async def stream_closed(*, game_id: int, user_id: int, stream_id: str) -> None:
     try:
-        await asyncio.wait_for(_async_client().zrem(key(game_id, user_id), stream_id), TIMEOUT_SECONDS)
+        await asyncio.wait_for(aioredis.client().zrem(key(game_id, user_id), stream_id), TIMEOUT_SECONDS)
     except Exception:  # noqa: BLE001 - it expires by itself
         logger.warning("live presence: could not remove stream %s of game %s", stream_id, game_id, exc_info=True)
 

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 
-from live import presence
+from live import aioredis, presence
 from live.grants import REVOKED_EVENT, read_grant, revoked_key
 
 logger = logging.getLogger(__name__)
@@ -44,21 +44,10 @@ async def _refuse(send, status: int, text: bytes) -> None:
     await send({"type": "http.response.body", "body": text})
 
 
-_revocation_clients: dict[int, object] = {}
-
-
 async def _revoked(user_id: int) -> bool:
-    """Whether ``user_id``'s grants were revoked (``live.publish.revoke_user``): one Redis EXISTS, on a client
-    of this event loop (a redis.asyncio client belongs to the loop it first ran on)."""
-    import redis.asyncio
-
-    loop_id = id(asyncio.get_running_loop())
-    client = _revocation_clients.get(loop_id)
-    if client is None:
-        client = _revocation_clients[loop_id] = redis.asyncio.Redis.from_url(
-            settings.LIVE_REDIS_URL, socket_timeout=2, socket_connect_timeout=2
-        )
-    return bool(await client.exists(revoked_key(settings.LIVE_CHANNEL_PREFIX, user_id)))
+    """Whether ``user_id``'s grants were revoked (``live.publish.revoke_user``): one Redis EXISTS on the
+    process's shared, bounded pool (``live.aioredis``)."""
+    return bool(await aioredis.client().exists(revoked_key(settings.LIVE_CHANNEL_PREFIX, user_id)))
 
 
 async def _wait_disconnect(receive) -> None:

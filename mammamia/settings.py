@@ -203,7 +203,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "mammamia.staticfiles.ManifestStaticFilesStorage"  # whitenoise's, each URL worked out once
     },
 }
 
@@ -341,6 +341,8 @@ LIVE_REDIS_URL = live_redis_url(
 )
 # Seconds between keep-alive comments on an idle stream (under the proxy's read timeout).
 LIVE_KEEPALIVE_SECONDS = env.float("LIVE_KEEPALIVE_SECONDS", default=20.0)
+# Redis connections an ASGI process's streams share for their own commands (revocation, presence; live.aioredis).
+LIVE_REDIS_MAX_CONNECTIONS = env.int("LIVE_REDIS_MAX_CONNECTIONS", default=20)
 # Pub/sub channel names are global to a Redis server (not per database number): every site on one
 # server gets its own prefix, by default from its database name.
 LIVE_CHANNEL_PREFIX = env.str("LIVE_CHANNEL_PREFIX", default=f"mammamia.{DATABASES['default'].get('NAME', '')}.")

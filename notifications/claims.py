@@ -27,6 +27,8 @@ from django.db.models import Q, QuerySet
 
 # A row due within this much is taken now (a task queued with a countdown may start a moment early).
 DUE_TOLERANCE = dt.timedelta(seconds=5)
+# A row due later than this is left to the sweeper rather than parked in the broker as a task with a countdown.
+REQUEUE_WITHIN_SECONDS = 600
 
 
 def claim_due(

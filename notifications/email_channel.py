@@ -50,7 +50,7 @@ class EmailChannel:
             return wants_reminders(user)
         return bool(user is not None and user.is_active and user.email and user.email_undeliverable_since is None)
 
-    def enqueue(self, ids: list[int]) -> None:
+    def enqueue(self, ids: list[int], *, countdown: float = 0) -> None:
         """A delivery task per batch (``delivery.BATCH_SIZE`` rows); a broker that is down leaves them to the
         sweeper."""
         from notifications.delivery import BATCH_SIZE
@@ -59,7 +59,8 @@ class EmailChannel:
         for start in range(0, len(ids), BATCH_SIZE):
             try:
                 # retry: briefly, by the one policy of settings.CELERY_TASK_PUBLISH_RETRY_POLICY
-                deliver_emails.apply_async(args=[ids[start : start + BATCH_SIZE]], retry=True)
+                deliver_emails.apply_async(args=[ids[start : start + BATCH_SIZE]], retry=True,
+                                           **({"countdown": countdown} if countdown > 0 else {}))
             except Exception:  # noqa: BLE001 - broker down: the rows wait in PostgreSQL for the sweeper
                 # The next batches would wait for the same broker, each up to the retry policy's delays.
                 logger.warning("could not queue delivery of %s outbox e-mails (ids from %s); the sweeper will send "

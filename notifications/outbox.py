@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models.constants import OnConflict
 
 from accounts.models import NotifyMode
+from notifications.claims import REQUEUE_WITHIN_SECONDS
 from notifications.models import OutboxEmail
 
 logger = logging.getLogger(__name__)
@@ -233,8 +234,25 @@ def queue(drafts: list[Draft]) -> list[int]:
     ]
     ids = _insert_new(rows)
     if ids:
-        transaction.on_commit(lambda: enqueue(ids), robust=True)
+        # Rows all held for later (a "your move" waits TURN_NOTIFY_HOLD_SECONDS) are queued for when they are
+        # due: queued now, a task found nothing due and queued itself again, one task and two queries per move
+        # for nothing (issue 33). Later than the tasks' requeue horizon is the sweeper's, as it was.
+        wait = _seconds_held(drafts)
+        if not wait:
+            transaction.on_commit(lambda: enqueue(ids), robust=True)
+        elif wait <= REQUEUE_WITHIN_SECONDS:
+            transaction.on_commit(lambda: enqueue(ids, countdown=wait), robust=True)
     return ids
+
+
+def _seconds_held(drafts: list[Draft]) -> float:
+    """How long until every one of ``drafts`` is due (0: one is due now)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    if any(draft.not_before is None or draft.not_before <= now for draft in drafts):
+        return 0.0
+    return max((draft.not_before - now).total_seconds() for draft in drafts)
 
 
 def _insert_new(rows: list[OutboxEmail]) -> list[int]:
@@ -256,11 +274,12 @@ def _insert_new(rows: list[OutboxEmail]) -> list[int]:
     return ids
 
 
-def enqueue(ids: list[int]) -> None:
-    """Ask the workers to deliver these e-mail rows now (the e-mail channel's tasks).
+def enqueue(ids: list[int], *, countdown: float = 0) -> None:
+    """Ask the workers to deliver these e-mail rows now, or in ``countdown`` seconds when they are held (the
+    e-mail channel's tasks).
 
     Losing this is harmless: the sweeper delivers pending rows.
     """
     channel = _CHANNELS.get("email")
     if channel is not None:
-        channel.enqueue(ids)
+        channel.enqueue(ids, countdown=countdown)

@@ -21,10 +21,9 @@ from celery.signals import worker_ready
 from django.db import OperationalError
 from django.utils import timezone
 
-logger = logging.getLogger(__name__)
+from notifications.claims import REQUEUE_WITHIN_SECONDS  # longer delays are left to the sweeper
 
-# Longer delays than this are left to the sweeper rather than parked in the broker.
-REQUEUE_WITHIN_SECONDS = 600
+logger = logging.getLogger(__name__)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=60, max_retries=5)

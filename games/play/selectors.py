@@ -15,7 +15,7 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, JSONField, OuterRef, Subquery, Value
 from django.db.models.functions import JSONObject
 
-from games import policies
+from games import policies, precompiled
 from games.history.selectors import HistoryPage, history_page, seats_prefetch
 from games.models import Game, GameEvent, GameStatus, Invitation, Move, Seat, SeatView, Visibility
 from games.tables import viewer_key
@@ -85,8 +85,16 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     # game row alone only when it has no seat. Only the creator's id is ever needed (``created_by_id``):
     # no join to the users table for it.
     # The features' columns (games.policies: the table's activity, the viewer's note, ratings) in the same query.
-    rows = Seat.objects.filter(game_id=game_id).select_related("user", "game")
-    seats = list(rows.annotate(**policies.access_annotations(user=user)).order_by("number", "join_order"))
+    # Its SQL is compiled once per process (``games.precompiled``): building and compiling it cost more CPU
+    # than running it (issue 33).
+    signed_in = user is not None and user.is_authenticated
+    if isinstance(game_id, int) and not isinstance(game_id, bool):
+        if signed_in:
+            seats = precompiled.fetch(("game_access", True), _access_rows_of_user, (game_id, user.pk))
+        else:
+            seats = precompiled.fetch(("game_access", False), _access_rows_of_anyone, (game_id,))
+    else:
+        seats = list(_access_rows(game_id, user))
     if seats:
         game = seats[0].game
         cache_game = Seat.game.field.set_cached_value
@@ -106,14 +114,53 @@ def game_access(*, game_id: int, user, session=None) -> GameAccess | None:
     return GameAccess(game=game, seats=seats, seat=seat, may_view=may_view, invited=invited)
 
 
+def _access_rows(game_id, user):
+    rows = Seat.objects.filter(game_id=game_id).select_related("user", "game")
+    return rows.annotate(**policies.access_annotations(user=user)).order_by("number", "join_order")
+
+
+@dataclass(frozen=True)
+class _Viewer:
+    """The viewer as the features' access columns see it (``games.policies.register_access_columns``)."""
+
+    pk: int
+    is_authenticated: bool = True
+
+
+def _access_rows_of_user(game_id: int, user_id: int):
+    return _access_rows(game_id, _Viewer(user_id))
+
+
+def _access_rows_of_anyone(game_id: int):
+    from django.contrib.auth.models import AnonymousUser
+
+    return _access_rows(game_id, AnonymousUser())
+
+
+def _seat_view_rows(game_id: int, seat_number: int | None, log_times_for: int):
+    rows = SeatView.objects.filter(game_id=game_id, seat_number=seat_number)
+    if log_times_for:
+        rows = rows.annotate(**_log_time_annotations(log_times_for))
+    return rows.order_by("pk")[:1]
+
+
 def seat_view_for(*, game: Game, seat_number: int | None, log_times_for: int = 0) -> SeatView | None:
     """The one SeatView row of that viewer (``None``: spectators); the whole log is not stored
     (``games.history.selectors.seat_view_with_log`` derives it for one viewer). ``log_times_for``: in the
     same query, what ``add_log_times`` needs to time the last that many events of the log."""
-    rows = SeatView.objects.filter(game=game, seat_number=seat_number)
-    if log_times_for:
-        rows = rows.annotate(**_log_time_annotations(log_times_for))
-    return rows.first()
+    if seat_number is None:
+        found = precompiled.fetch(
+            ("seat_view", None, log_times_for), lambda g: _seat_view_rows(g, None, log_times_for), (game.pk,)
+        )
+    else:
+        found = precompiled.fetch(
+            ("seat_view", "seat", log_times_for), lambda g, s: _seat_view_rows(g, s, log_times_for),
+            (game.pk, seat_number),
+        )
+    row = found[0] if found else None
+    if row is not None and log_times_for:
+        row.log_platform_limit = log_times_for  # how many platform events came with it (``log_entries``)
+    return row
 
 
 @dataclass(frozen=True)
@@ -192,7 +239,34 @@ def _log_time_annotations(events: int) -> dict:
     started = GameEvent.objects.filter(game_id=OuterRef("game_id"), kind=GameEvent.Kind.STARTED).values(
         "log_positions"
     )[:1]
-    return {"log_moves": ArraySubquery(moves), "log_dealt": Subquery(started, output_field=JSONField())}
+    # The table's latest platform events (joined, timeouts, ...) for ``log_entries``: no query of their own.
+    platform = (
+        GameEvent.objects.filter(game_id=OuterRef("game_id"))
+        .exclude(kind=GameEvent.Kind.LEFT)
+        .order_by("-id")
+        .values(row=JSONObject(**{name: name for name in PLATFORM_EVENT_FIELDS}))[:events]
+    )
+    return {
+        "log_moves": ArraySubquery(moves),
+        "log_dealt": Subquery(started, output_field=JSONField()),
+        "log_platform": ArraySubquery(platform),
+    }
+
+
+# What a log line of a platform event reads (``games.page.platform_event_text``, ``LogEntry.at``).
+PLATFORM_EVENT_FIELDS = ("id", "game_id", "kind", "seat_number", "name", "version", "log_positions", "created_at")
+
+
+def _platform_events_of(seat_view: SeatView | None, needed: int) -> list[GameEvent] | None:
+    """The latest ``needed`` platform events, newest first, if they came with ``seat_view``
+    (``seat_view_for(log_times_for=n)`` with n ≥ ``needed``); ``None``: they must be read."""
+    rows = getattr(seat_view, "log_platform", None)
+    if rows is None or needed > getattr(seat_view, "log_platform_limit", 0):
+        return None
+    return [
+        GameEvent(**{**row, "created_at": datetime.datetime.fromisoformat(row["created_at"])})
+        for row in rows[:needed]
+    ]
 
 
 def add_log_times(
@@ -252,7 +326,8 @@ def log_entries(
     annotate=None,
 ) -> list[LogEntry]:
     """The viewer's log, oldest first: engine events from the viewer's own view, with the table's
-    platform events (joined, timeouts, dropped out) at the places they happened. One query.
+    platform events (joined, timeouts, dropped out) at the places they happened. One query; none when the
+    events came with ``seat_view`` (``seat_view_for(log_times_for=n)``, n ≥ ``limit``: the game page).
 
     ``full_log``: the viewer's whole engine log (``games.history.selectors.seat_view_with_log``), for the
     whole-log page; without it only the stored tail of the engine log is used (constant size).
@@ -269,7 +344,10 @@ def log_entries(
         engine_events = annotate(engine_events)  # one for one (GameUI.annotated_log)
     key = "spectator" if seat_number is None else str(seat_number)
     events_qs = GameEvent.objects.filter(game=game).exclude(kind=GameEvent.Kind.LEFT).order_by("-id")
-    if not full:
+    came_along = None if full else _platform_events_of(seat_view, limit or 30)
+    if came_along is not None:
+        events_qs = came_along
+    elif not full:
         events_qs = events_qs[: (limit or 30)]
     platform = sorted(events_qs, key=lambda e: e.id)
     entries: list[LogEntry] = []

@@ -162,3 +162,20 @@ def test_a_stream_on_the_sites_own_address_sends_no_cross_origin_header(stream_s
     assert client.wait_for(b"event: ready")
     assert b"access-control-allow-origin" not in client.received.lower()
     client.close()
+
+
+def test_a_burst_of_streams_opens_every_one_and_records_every_presence(stream_server, settings):
+    """Issue 33: 200 pages opening their streams at once (a deploy restart reconnects every page) all get their
+    stream and count as at the table. Each opening checks the grant's revocation and records its presence in
+    Redis; per-loop clients with redis-py's default pool refused the 101st concurrent command
+    (``MaxConnectionsError``), and 32 of 200 streams got a 503 in the bench. They share one bounded pool now and
+    wait for a connection instead."""
+    clients = [Client(stream_server, make_grant(game_id=500 + n, user_id=900 + n)) for n in range(200)]
+    opened = [c.wait_for(b"event: ready", timeout=20) for c in clients]
+    refused = [c.received.split(b"\r\n", 1)[0] for c, ok in zip(clients, opened, strict=True) if not ok]
+    assert not refused, f"{len(refused)} of 200 streams refused: {refused[:3]}"
+    from live import presence
+
+    assert all(presence.stream_open(game_id=500 + n, user_id=900 + n) for n in range(200)), "every stream counts"
+    for c in clients:
+        c.close()
