@@ -37,6 +37,8 @@
     if (step === brought) return;
     brought = step;
     touched = false;
+    // A refused move's reason is shown at the top of the table: the page stays there for it to be read.
+    if (document.querySelector(".game-error")) return;
     // Now, and again while the page settles (the browser may still restore or anchor its scroll after load).
     [0, 200, 600, 1200].forEach(function (ms) { setTimeout(function () { window.requestAnimationFrame(bring); }, ms); });
   }
