@@ -62,8 +62,11 @@
     document.documentElement.style.scrollPaddingTop = box.offsetHeight + GAP + 4 + "px";
     var target = pointed(box);
     if (!target) return;
-    target.classList.add(MARK);
-    if (!target.hasAttribute("aria-describedby")) target.setAttribute("aria-describedby", "tutorial-title");
+    // Every part the step names is outlined ("the heard list, the oven"); the first is the one brought into view.
+    document.querySelectorAll(box.getAttribute("data-tutorial-point")).forEach(function (el) {
+      el.classList.add(MARK);
+      if (!el.hasAttribute("aria-describedby")) el.setAttribute("aria-describedby", "tutorial-title");
+    });
     if (document.readyState === "complete") bringIntoView(box);
   }
 
