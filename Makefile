@@ -10,12 +10,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSERVICES := $(BIN)/python -m mammamia.devservices --
 
-.PHONY: run test e2e bench arena lint check messages clean help
+.PHONY: run test e2e e2e-tutorials bench arena lint check messages clean help
 
 help:
 	@echo "make run    - serve the site at http://127.0.0.1:8000 with a Celery worker and beat"
 	@echo "make test   - run the whole test suite against real PostgreSQL"
 	@echo "make e2e    - browser tests (Playwright + Debian chromium)"
+	@echo "make e2e-tutorials - every game's guided first game in every language, phone and desktop (24 cases)"
 	@echo "make bench  - benchmark suite, writes bench/results.json and docs/benchmarks.md"
 	@echo "make arena  - bot levels against each other over seeded deals (ARENA_ARGS=--quick: minutes)"
 
@@ -63,6 +64,10 @@ e2e: $(E2E_STAMP)
 	E2E_ARTIFACTS=$(E2E_ARTIFACTS) E2E_CHROMIUM=$$(command -v chromium) \
 		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning $(if $(filter e2e/%,$(E2E_ARGS)),,e2e) $(E2E_ARGS); \
 		status=$$?; echo "e2e artifacts (screenshots, e-mails, logs, findings.md): $(E2E_ARTIFACTS)"; exit $$status
+
+# The whole matrix of guided first games (issue 27): 3 games x 4 languages x phone and desktop. make e2e runs six.
+e2e-tutorials:
+	E2E_TUTORIALS=all $(MAKE) e2e E2E_ARGS="e2e/test_tutorial.py $(E2E_ARGS)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -192,12 +192,14 @@ def pile_option(index: int, pile: Mapping[str, Any], number: int | None = None) 
     keeps its number when another is taken), else its place among those left."""
     number = number or index + 1
     top = pile.get("top") or {}
-    label = _("Pile %(number)s, top card: %(card)s") % {"number": number, "card": card_label(top)}
+    top_label = card_label(top)
+    label = _("Pile %(number)s, top card: %(card)s") % {"number": number, "card": top_label}
     return {
         "index": index,
         "number": number,
         "count": pile.get("count"),
         "label": label,
+        "top_label": top_label,
         "svg": back_svg(top["colour"], top["size"], stack=3, label=label) if top else None,
         "help_topic": f"back-{top.get('colour')}-{top.get('size')}" if top else None,
     }

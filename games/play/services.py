@@ -86,13 +86,16 @@ def schedule_bots(table: Table) -> None:
     if game.status != GameStatus.ACTIVE or not any(s.awaited and s.is_bot for s in table.seats):
         return
     game_id, version = game.pk, game.version
+    # A tutorial's bots play moves written in its script and the newcomer's lesson box waits for them: no pause
+    # that would make a bot look as if it were thinking (issue 27).
+    delay = 0 if game.is_tutorial else settings.BOT_MOVE_DELAY_SECONDS
 
     def queue() -> None:
         from celery import current_app
 
         current_app.tasks[BOT_TASK].apply_async(
             args=[game_id, version],
-            countdown=settings.BOT_MOVE_DELAY_SECONDS,
+            countdown=delay,
             # Queuing to a broker that is down must not hold a player's request for long (one policy for every
             # task: settings.CELERY_TASK_PUBLISH_RETRY_POLICY): the move is committed, and the stalled-bot sweep
             # plays the bot's turn instead.

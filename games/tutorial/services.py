@@ -36,7 +36,9 @@ SESSION_READ = "tutorial_read"  # {game id: steps passed with "Next"}
 def new_guest(*, language: str) -> Any:
     """A throwaway user for a visitor's tutorials: no e-mail, no usable password, a name nobody chose."""
     with translation.override(language):
-        name = _("You (learning)")  # what the table calls the guest's seat, in the visitor's language
+        # What the table calls the guest's seat, in the visitor's language; a name in the third person, as the log
+        # and the table speak of every player ("Learner (you) plays No. 16"), not "You (learning) plays".
+        name = _("Learner (you)")
     user = get_user_model()(username=f"guest-{secret_tokens.token_hex(5)}", display_name=name, language=language)
     user.set_unusable_password()
     user.save()

@@ -45,17 +45,19 @@ def _esc(value: Any) -> str:
 
 @register.simple_tag
 def kn_action_card(card: Mapping[str, Any]) -> SafeString:
-    """``{% kn_action_card card %}``: an action card face (``card`` from ``games.ui.konamon.action_card``)."""
+    """``{% kn_action_card card %}``: an action card face (``card`` from ``games.ui.konamon.action_card``). Its parts
+    are separated by spaces (flex and grid items: no change on screen) so its text reads "3 prep 0 bake 1 …", as a
+    move button's accessible name must hold it (WCAG 2.5.3)."""
     card = card if isinstance(card, Mapping) else {}
     counts = "".join(
         f'<span class="kn-proc kn-proc--{_esc(c.get("process"))}{"" if c.get("count") else " is-zero"}">'
         f'<span class="kn-proc__name">{_esc(c.get("name"))}</span> '
-        f'<span class="kn-proc__n">{_esc(c.get("count"))}</span></span>'
+        f'<span class="kn-proc__n">{_esc(c.get("count"))}</span></span> '
         for c in card.get("counts") or ()
     )
     return mark_safe(  # noqa: S308 - every value escaped by _esc
         f'<span class="kn-action" title="{_esc(card.get("label"))}"{help_attribute(card)}><span class="kn-action__num">'
-        f'{_esc(card.get("number"))}</span><span class="kn-action__counts">{counts}</span></span>\n'
+        f'{_esc(card.get("number"))}</span> <span class="kn-action__counts">{counts}</span></span>\n'
     )
 
 

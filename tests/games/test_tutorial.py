@@ -311,7 +311,7 @@ def test_the_header_of_a_tutorial_page_stays_the_visitors_own(client, user_facto
     client.post(reverse("tutorial-start", args=["marumiere"]))
     game = Game.objects.filter(is_tutorial=True).latest("pk")
     header = client.get(reverse("game", args=[game.pk])).content.decode().split("</header>")[0]
-    assert reverse("account_login") in header and "Log out" not in header and "You (learning)" not in header
+    assert reverse("account_login") in header and "Log out" not in header and "Learner (you)" not in header
     player = user_factory(username="header-learner")
     client.force_login(player)
     client.post(reverse("tutorial-start", args=["konamon"]))
@@ -322,3 +322,52 @@ def test_the_header_of_a_tutorial_page_stays_the_visitors_own(client, user_facto
     assert 'class="badge"' not in header  # the guest's awaited lesson is not the player's game
     body = html[html.index("<body") : html.index(">", html.index("<body"))]
     assert "data-live-stream" in body and "data-tz-detect" not in body  # no guest's zone posted as the visitor's
+
+
+@pytest.mark.django_db
+def test_a_tutorials_bots_answer_at_once_where_a_real_games_bots_take_the_usual_pause(
+    settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The bots of a lesson play the script's moves while its box says "the others are playing": no pause to look
+    as if they thought (BOT_MOVE_DELAY_SECONDS stays for the game against bots that follows)."""
+    from celery import current_app
+
+    from games.play.services import BOT_TASK
+
+    settings.BOT_MOVE_DELAY_SECONDS = 2.5
+    queued: dict[int, float] = {}
+    def record(**kwargs) -> None:
+        queued[kwargs["args"][0]] = kwargs["countdown"]
+
+    monkeypatch.setattr(current_app.tasks[BOT_TASK], "apply_async", record)
+    guest = services.new_guest(language="en")
+    with django_capture_on_commit_callbacks(execute=True):  # Konamon!: everyone chooses at once, bots too
+        lesson = services.start_tutorial(slug="konamon", guest=guest)
+        real = services.play_against_bots(user=guest, slug="konamon")
+    assert queued == {lesson.pk: 0, real.pk: 2.5}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "ja", "zh-hant", "fr"])
+def test_the_first_move_buttons_of_a_lesson_are_named_by_what_they_show_in_every_language(client, language):
+    """WCAG 2.5.3 (label in name; axe's label-content-name-mismatch): Marumiere's pile buttons are named by their
+    visible "Take pile N" first, then the top card's back; Konamon!'s card buttons by the card as it reads."""
+    import html as html_lib
+    import re
+
+    def first_page(slug: str) -> str:
+        response = client.post(reverse("tutorial-start", args=[slug]), HTTP_ACCEPT_LANGUAGE=language)
+        return client.get(response.url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    pile_button = r'class="cardbtn mr-pilebtn" aria-label="([^"]*)".*?mr-pilebtn__text">([^<]*)<'
+    piles = re.findall(pile_button, first_page("marumiere"))
+    assert len(piles) == 3
+    for name, visible in piles:
+        assert html_lib.unescape(name).startswith(html_lib.unescape(visible)), (name, visible)
+    card_button = r'<button type="submit" name="move"[^>]*class="cardbtn"([^>]*)>(.*?)</button>'
+    cards = re.findall(card_button, first_page("konamon"), re.S)
+    assert len(cards) == 5
+    for attributes, content in cards:
+        assert "aria-label" not in attributes and "title=" in attributes  # named by its content; the title words it
+        text = " ".join(re.sub(r"<[^>]+>", " ", content).split())
+        assert re.search(r"\S \d+ \D+ \d+ \D+ \d+ \D+ \d+$", text), text  # "Play 3 prep 0 bake 1 hand over 1"
