@@ -6,12 +6,37 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 
 from accounts.preferences import remember_language
 
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, except that a request whose cookie names a session that no longer exists, and which did not touch
+    the session itself, leaves the browser's cookie alone.
+
+    Signing in replaces the session key and deletes the old session. A request the page sent just before — a live
+    partial, a stream's reconnect, the tutorial page's last fetch — then arrives with the old key and finds nothing;
+    Django would answer it by deleting the session cookie, which by then is the new, signed-in one, and the person
+    lands signed out. Signing out empties the session by changing it (``flush``), so its cookie is still deleted."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        session = getattr(request, "session", None)
+        if (
+            session is not None
+            and settings.SESSION_COOKIE_NAME in request.COOKIES
+            and not session.modified
+            and session.is_empty()
+        ):
+            if session.accessed:
+                patch_vary_headers(response, ("Cookie",))
+            return response
+        return super().process_response(request, response)
 
 
 class UserPreferencesMiddleware:

@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "accounts.middleware.SessionMiddleware",  # Django's, but a late request never deletes a new sign-in's cookie
     "django.middleware.locale.LocaleMiddleware",
     "trust.middleware.TrustMiddleware",
     "django.middleware.common.CommonMiddleware",
