@@ -25,6 +25,7 @@ minutes (6 deals at 20 iterations, its records apart in ``bench/out/``).
     python -m bench.arena                       # extend every row towards 400 deals
     python -m bench.arena --deals 100 --only konamon --players 4
     python -m bench.arena --summary             # the table from the records, nothing played
+    python -m bench.arena --first 201 --out bench/out/arena-b.json   # a second core: seeds 201-400
 """
 
 from __future__ import annotations
@@ -247,13 +248,13 @@ def load(rows: list[Row], records: list[dict]) -> None:
             by_key[key].add(record)
 
 
-def extend(rows: list[Row], deals: int, block: int, records: Path, after_block: Callable[[], None], log) -> None:
-    """Play each row's missing deals among ``1..deals``, ``block`` deals per row in turn, appending each record."""
+def extend(rows: list[Row], deals: range, block: int, records: Path, after_block: Callable[[], None], log) -> None:
+    """Play each row's missing deals among ``deals``, ``block`` deals per row in turn, appending each record."""
     records.parent.mkdir(parents=True, exist_ok=True)
     while True:
         played = False
         for row in rows:
-            missing = [deal for deal in range(1, deals + 1) if deal not in row.shares][:block]
+            missing = [deal for deal in deals if deal not in row.shares][:block]
             for deal in missing:
                 record = row.play(deal)
                 with records.open("a") as out:
@@ -305,6 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--deals", type=int, default=TARGET_DEALS, help="deal seeds 1..N per game, player count and pair"
     )
+    parser.add_argument(
+        "--first", type=int, default=1, help="first deal seed (a second process may take the seeds from here up)"
+    )
     parser.add_argument("--quick", action="store_true", help="6 deals at 20 iterations: a smoke run of minutes")
     parser.add_argument("--summary", action="store_true", help="only summarise the records; play nothing")
     parser.add_argument("--only", nargs="*", default=None, help="game slugs (default: every game with a sampler)")
@@ -345,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         return results
 
     if not args.summary:
-        extend(rows, deals, args.block, records, write_summary, log)
+        extend(rows, range(args.first, deals + 1), args.block, records, write_summary, log)
     print("\n".join(summary_lines(write_summary())))
     return 0
 

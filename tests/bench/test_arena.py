@@ -101,3 +101,8 @@ def test_the_fingerprint_follows_the_budget_and_the_code_not_its_comments(tmp_pa
     assert arena._code_digest(plain) == arena._code_digest(commented)
     commented.write_text("def f(x):\n    return x + 2\n")
     assert arena._code_digest(plain) != arena._code_digest(commented)
+
+
+def test_a_second_process_takes_the_seeds_from_first_up(tmp_path):
+    row, records = run(tmp_path, "--first", "3", "--deals", "4")
+    assert sorted(r["deal"] for r in records) == [3, 4] and row["deals"] == 2
