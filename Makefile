@@ -45,8 +45,10 @@ bench: $(BENCH_STAMP)
 	MAMMAMIA_VAR_DIR=$(CURDIR)/var/bench $(DEVSERVICES) $(BIN)/python -m bench $(BENCH_ARGS)
 
 # Bot levels against each other (bench/arena.py, issue 28): pure engines, no services; one core, nice. The
-# issue's 400 deals per game, player count and pair take hours: ARENA_ARGS="--quick" is a smoke run of minutes,
-# e.g. ARENA_ARGS="--deals 100 --only konamon --players 2". Writes bench/arena-results.json for make bench.
+# issue's 400 deals per game, player count and pair take hours, so a run resumes: it appends each deal to
+# bench/arena-deals.jsonl (commit it) and skips the deals recorded for the bots' current code. ARENA_NICE=0 for
+# normal priority; ARENA_ARGS="--quick" is a smoke run of minutes, "--summary" only the table.
+# Writes bench/arena-results.json for make bench.
 arena: $(STAMP)
 	nice -n $${ARENA_NICE:-10} $(BIN)/python -m bench.arena $(ARENA_ARGS)
 

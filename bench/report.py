@@ -602,21 +602,26 @@ def markdown(results: dict) -> str:
 
 
 def _arena_markdown() -> list[str]:
-    """The last ``make arena`` (bench/arena-results.json): bots of two levels over seeded deals. Hours of one
-    core for the issue's 400 deals, so ``make bench`` reports the last run rather than playing one."""
+    """The arena's summary (bench/arena-results.json, rewritten by every ``make arena`` from its cumulative deal
+    records): bots of two levels over seeded deals. Hours of one core for the issue's 400 deals per row, built
+    up over several runs, so ``make bench`` reports the records rather than playing them."""
     from bench import arena
 
     if not arena.OUT.exists():
         return ["## Bot levels (arena)", "", "No `make arena` run yet (bench/arena-results.json).", ""]
     found = json.loads(arena.OUT.read_text())
+    deals = [row["deals"] for row in found["rows"]]
+    target = found.get("target_deals", arena.TARGET_DEALS)
     return [
         "## Bot levels (arena)",
         "",
-        f"From the last `make arena` run ({found['when']}, `{found['command']}`"
+        f"Summary of {found.get('records', 'the records')} as of {found['when']} (`{found['command']}`"
         + (", **quick run: too few deals to show anything**" if found.get("quick") else "")
-        + "): one bot of the higher level against bots of the lower level, seats rotated over seeded deals; its "
+        + f"): {min(deals, default=0)}–{max(deals, default=0)} deals per row so far, of the {target} the targets "
+        "ask. One bot of the higher level against bots of the lower level, seats rotated over seeded deals; its "
         "share of first places (ties shared) with a 95 % interval, against its fair share. Strong CPU per "
-        "decision on one core. Not re-run by `make bench`.",
+        "decision on one core. `make arena` (ARENA_NICE=0 for normal priority) resumes: it plays only the deals "
+        "not yet recorded for the bots' current code, so each run adds to these rows. Not re-run by `make bench`.",
         "",
         *arena.summary_lines(found),
         "",

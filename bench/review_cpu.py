@@ -50,10 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="*", default=None, help="default: each game's min and max")
     parser.add_argument("--iterations", type=int, default=ITERATIONS)
     parser.add_argument("--decisions", type=int, default=DECISIONS)
+    parser.add_argument("--cpu", type=int, default=None, help="pin to this CPU (default: the last one allowed)")
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
+            os.sched_setaffinity(0, {args.cpu if args.cpu is not None else sorted(os.sched_getaffinity(0))[-1]})
     for slug in args.only or [s for s in engine_slugs() if has_search(get_engine(s))]:
         engine = get_engine(slug)
         for players in args.players or sorted({engine.min_players, engine.max_players}):

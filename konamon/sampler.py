@@ -19,9 +19,9 @@ from games.engines.base import State, View
 
 from .engine import ACTIONS, CUSTOMERS, engine
 
-# Iterations per strong decision (games.engines.search.budget_for): a playout is a whole game of many small
-# steps, so fewer than the default keep p95 under 1 s of one core (python -m bench.search_cpu --only konamon).
-BUDGET = 60
+# Playouts per strong decision (games.engines.search.budget_for): a playout is a whole game of many small
+# steps; at 100 p95 was 0.89–0.90 s of one core, too near the 1 s (python -m bench.search_cpu --only konamon).
+BUDGET = 80
 
 
 def _chosen_size(players: int) -> int:

@@ -20,9 +20,9 @@ from games.engines.base import State, View
 
 from .engine import CARDS, NUMBERS, SIZE_DECIMALS, SIZE_FACTOR, size_candidates
 
-# Iterations per strong decision (games.engines.search.budget_for): at 4 players a playout is 4 rounds of
-# 32 cards, so fewer than the default keep p95 under 1 s of one core (python -m bench.search_cpu).
-BUDGET = 60
+# Playouts per strong decision (games.engines.search.budget_for): at 4 players a playout is 4 rounds of
+# 32 cards; at 100 p95 was 0.78 s of one core, so fewer keep room under 1 s (python -m bench.search_cpu).
+BUDGET = 80
 MAX_BACKTRACKS = 20_000  # far above what a real view needs; a view no deal fits is an error, not a hang
 
 

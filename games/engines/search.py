@@ -9,33 +9,37 @@ Three levels:
 - ``easy``: today's heuristic, but now and then (``EASY_SLIP``) a beginner's slip: a legal move drawn at
   random. Both come from the seat's own position only.
 - ``normal``: the engine's ``bot_move``, unchanged.
-- ``strong``: single-observer Information-Set MCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012; the
-  algorithm OpenSpiel's ``ismcts.py`` implements). Each iteration draws one full state consistent with the
-  bot's view — the game's *sampler*, ``<game folder>/sampler.py: sample_state(view, seat, rng)`` — and walks
-  one tree whose nodes are information sets: a node is keyed by what the seat to move may know
-  (``engine.view`` of the drawn state for that seat), so the same node is reached whatever the hidden cards
-  are, and a move is chosen among those legal in this drawing (UCB with availability counts). Below the
-  tree the game is played out with ``bot_move`` (the heuristic is a far better rollout than random play in
-  these games). Rewards are a seat's share of first place, plus a part for where its score stands.
+- ``strong``: determinized search with paired drawings (``paired_search``): each drawing is one full state
+  consistent with the bot's view — the game's *sampler*, ``<game folder>/sampler.py: sample_state(view, seat,
+  rng)`` — every candidate move is played on the same drawings and the game then played out by the heuristic
+  (``bot_move``) for every seat; sequential halving drops the worse half of the candidates round by round;
+  the favourite replaces the heuristic's move only if it is ahead by more than ``CONFIDENCE`` standard errors
+  of the paired difference (``heuristic_or_better``). Rewards are a seat's share of first place, plus a part
+  for where its score stands. Reviews (``games.engines.review``) run the same search.
+
+The first version's single-observer Information-Set MCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012;
+OpenSpiel's ``ismcts.py``: one tree of information sets, UCB with availability counts, heuristic playouts)
+lost to the heuristic at the budgets a decision can afford — each of dozens of moves got a few unpaired, noisy
+playouts — and was replaced by this search (issue 28's note has the figures; git history has the code).
 
 It cannot peek: the search reads the real state only through ``engine.view(state, seat)``; everything it
 plays on is drawn by the sampler from that view. Pure like the engines: no Django, no clock, no global
 randomness; the budget is in iterations, and the seed (e.g. the game's seed and the move number) makes a
 decision reproducible.
 
-Simultaneous choices (Konamon!) are searched one seat after another on the drawn state; a seat's choice
-made earlier in the same step is not in the next seat's view, so it is a hidden move to that seat.
+Simultaneous choices (Konamon!): the bot's own choice is played on the drawn state (where the sampler has
+drawn the choices the others already made, unseen), and the others still to choose do so in the playout
+from their own views, which do not show it: a hidden move to them, as at the table.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -43,11 +47,10 @@ from typing import Any
 from .base import Engine, Move, State, View
 
 LEVELS = ("easy", "normal", "strong")
-DEFAULT_BUDGET = 100  # iterations per strong decision: p95 under 1 s of one core (docs/adding-a-game.md "Search bots")
+DEFAULT_BUDGET = 100  # playouts per strong decision: p95 under 1 s of one core (docs/adding-a-game.md, search bots)
 EASY_SLIP = 0.35  # how often the easy bot plays a random legal move instead of the heuristic
-EXPLORATION = 0.7  # UCB constant; rewards lie in [0, 1]
 WIN_WEIGHT = 0.6  # a playout's reward: this much for first place, the rest for the score's standing
-WIDENING = 2.0  # a node tries at most WIDENING * sqrt(its visits) moves (progressive widening)
+CONFIDENCE = 1.0  # standard errors by which the strong bot's favourite must beat the heuristic's move
 MAX_PLAYOUT_MOVES = 10_000  # the engines terminate; this only turns a broken engine into an error
 
 Sampler = Callable[[View, int, random.Random], State]
@@ -62,11 +65,6 @@ def seeded_rng(*parts: Any) -> random.Random:
 def move_key(move: Move) -> str:
     """A move as a stable, hashable key (moves are JSON-ready dicts)."""
     return json.dumps(move, sort_keys=True, separators=(",", ":"))
-
-
-def info_key(view: View) -> str:
-    """An information set: everything its seat may know, as one string."""
-    return hashlib.blake2b(move_key(view).encode(), digest_size=16).hexdigest()
 
 
 def _sampler_module(engine: Engine) -> ModuleType | None:
@@ -96,7 +94,7 @@ def sampler_for(engine: Engine) -> Sampler:
 
 
 def budget_for(engine: Engine) -> int:
-    """The game's iterations per strong decision: its sampler module's ``BUDGET`` if set (chosen so that a
+    """The game's playouts per strong decision: its sampler module's ``BUDGET`` if set (chosen so that a
     decision stays under 1 s of one core at p95, ``bench/search_cpu.py``), else ``DEFAULT_BUDGET``."""
     module = _sampler_module(engine)
     return int(getattr(module, "BUDGET", DEFAULT_BUDGET))
@@ -127,47 +125,8 @@ def reward(engine: Engine, state: State, players: int) -> list[float]:
     return values
 
 
-@dataclass
-class _Child:
-    visits: int = 0
-    total: float = 0.0
-    available: int = 0  # times this move was legal when its node was visited (availability count)
-
-
-@dataclass
-class _Node:
-    visits: int = 0
-    children: dict[str, _Child] = field(default_factory=dict)
-
-
-def _select(node: _Node, moves: dict[str, Move], rng: random.Random, heuristic: Callable[[], str]) -> tuple[str, bool]:
-    """The move to follow from ``node`` among ``moves`` (legal in this drawing); whether it is new.
-
-    Progressive widening: a node tries at most ``WIDENING * sqrt(visits)`` moves, the heuristic's first,
-    so where a seat has many moves (a number to guess, cards to choose) the budget deepens the promising
-    few instead of trying each once.
-    """
-    for child in (node.children.get(key) for key in moves):
-        if child is not None:
-            child.available += 1
-    tried = [key for key in moves if key in node.children]
-    if len(tried) < len(moves) and len(tried) < WIDENING * math.sqrt(node.visits + 1):
-        key = heuristic()
-        if key in node.children or key not in moves:
-            key = rng.choice([key for key in moves if key not in node.children])
-        node.children[key] = _Child(available=1)
-        return key, True
-    best_key, best_value = "", -math.inf
-    for key in tried:
-        child = node.children[key]
-        value = child.total / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-        if value > best_value:
-            best_key, best_value = key, value
-    return best_key, False
-
-
 def _heuristic_key(engine: Engine, state: State, mover: int) -> str:
-    """The key of the heuristic's move here: the first move a node tries."""
+    """The key of the heuristic's move here: the move every other is compared with."""
     return move_key(engine.bot_move(state, mover))
 
 
@@ -182,129 +141,115 @@ def _playout(engine: Engine, state: State) -> State:
 
 
 @dataclass
-class RootStats:
-    """What a search learnt about the seat's own decision: each root move's visits and mean reward."""
+class PairedStats:
+    """What a paired search learnt: per candidate, its reward on each determinization it was played on (the
+    same determinizations, in the same order, for every candidate), the heuristic's key and the favourite."""
 
     moves: dict[str, Move]
-    children: dict[str, _Child]
-    forced: Move | None = None  # the only legal move: nothing was searched
-    heuristic: str | None = None  # the key of the heuristic's move at the root (bot_move on the first drawing)
+    rewards: dict[str, list[float]]
+    heuristic: str
+    forced: Move | None = None
 
     def mean(self, key: str) -> float:
-        child = self.children[key]
-        return child.total / max(1, child.visits)
+        values = self.rewards[key]
+        return sum(values) / len(values) if values else 0.0
 
-    def best_key(self) -> str:
-        """The most visited move, the usual robust final choice; ties go to the better mean, then the key."""
-        return max(self.children, key=lambda key: (self.children[key].visits, self.mean(key), key))
+    def favourite(self) -> str:
+        """The best mean among the candidates evaluated longest (the last halving's survivors)."""
+        most = max(len(values) for values in self.rewards.values())
+        finalists = [key for key, values in self.rewards.items() if len(values) == most]
+        return max(finalists, key=lambda key: (self.mean(key), key == self.heuristic, key))
+
+    def gain(self, key: str, over: str) -> tuple[float, float]:
+        """The mean of ``key``'s reward less ``over``'s on the determinizations both were played on, and that
+        mean's standard error (a paired comparison: the deal's luck cancels out)."""
+        count = min(len(self.rewards[key]), len(self.rewards[over]))
+        gains = [a - b for a, b in zip(self.rewards[key][:count], self.rewards[over][:count], strict=True)]
+        if count < 2:
+            return (gains[0] if gains else 0.0), math.inf
+        mean = sum(gains) / count
+        variance = sum((gain - mean) ** 2 for gain in gains) / (count - 1)
+        return mean, math.sqrt(variance / count)
 
 
-def search_root(
+def paired_search(
     engine: Engine,
     view: View,
     seat: int,
     rng: random.Random,
     budget: int = DEFAULT_BUDGET,
     sampler: Sampler | None = None,
-    search_others: bool = True,
-    include: str | None = None,
-) -> RootStats:
-    """Single-observer ISMCTS for ``seat`` from its ``view`` alone, ``budget`` iterations; the root's statistics.
+    keep: str | None = None,
+) -> PairedStats:
+    """Determinized search with common deals and sequential halving, ``budget`` playouts from ``view`` alone.
 
-    ``search_others``: the other seats' decisions are nodes of the tree too (each searched from what that seat
-    may know); False: the others play the game's heuristic (``bot_move``) in the tree as in the playouts, an
-    opponent model that spends the whole budget on the bot's own decisions (the game's sampler module says
-    which, ``SEARCH_OTHERS``). ``include``: the key of a root move that is tried first whenever legal (a
-    review's played move, so that it gets an estimate of its own).
+    Each determinization is one state drawn by the game's sampler from the seat's view; every candidate move
+    is played on the *same* determinizations and the game then played out by the heuristic (``bot_move``) for
+    every seat — the opponent model, and a far better rollout than random play. A drawn state carries its own
+    seed, so a playout is a function of the drawing and the move: comparing two moves over the same drawings
+    cancels the luck of the deal, which otherwise drowns the difference between moves at any budget a
+    decision can afford (common random numbers). Sequential halving (Karnin, Koren & Somekh, ICML 2013)
+    spends the budget in rounds: each round the surviving candidates are played on more drawings and the
+    worse half is dropped, so where a seat has dozens of moves the budget goes to the promising few.
+    The heuristic's move is never dropped: the final choice is compared with it (``heuristic_or_better``);
+    nor is ``keep``, the key of another move to be compared with the favourite (a review's played move).
     """
     sample = sampler or sampler_for(engine)
-    root = _Node()  # the seat's own information set: one node whatever was drawn
-    tree: dict[str, _Node] = {}
-    root_moves: dict[str, Move] = {}
-    root_heuristic: str | None = None
-    for _ in range(max(1, budget)):
-        state = sample(view, seat, rng)
-        if root_heuristic is None and not engine.is_over(state):
-            # on a drawing, like every node's first move: nothing hidden is read
-            root_heuristic = _heuristic_key(engine, state, seat)
-        path: list[tuple[_Node, str, int]] = []
-        expanded = False
-        first = True  # the bot's own decision, the root
-        while not engine.is_over(state):
-            waiting = engine.waiting_for(state)
-            # At the root the bot chooses first, also among simultaneous choosers: the others then choose
-            # without seeing its choice, as at the table.
-            mover = seat if first else waiting[0]
-            legal = engine.legal_moves(state, mover)
-            moves = {move_key(move): move for move in legal}
-            if first:
-                if not moves:
-                    raise ValueError(f"seat {seat} has no move to choose")
-                root_moves.update(moves)
-                if len(moves) == 1:  # the bot's move is forced: nothing to search
-                    return RootStats(root_moves, root.children, forced=legal[0], heuristic=root_heuristic)
-            if len(moves) == 1:  # forced: no decision to learn, no node
-                state = engine.play(state, mover, legal[0])
-                continue
-            if not first and mover != seat and not search_others:
-                state = engine.play(state, mover, engine.bot_move(state, mover))
-                continue
-            if expanded:
-                break
-            node = root if first else tree.setdefault(info_key(engine.view(state, mover)), _Node())
-            heuristic = functools.partial(_heuristic_key, engine, state, mover)
-            if first and include in moves and include not in root.children:
-                heuristic = functools.partial(lambda key: key, include)
-            first = False
-            key, expanded = _select(node, moves, rng, heuristic)
-            path.append((node, key, mover))
-            state = engine.play(state, mover, moves[key])
-        values = reward(engine, _playout(engine, state), len(view["scores"]))
-        for node, key, mover in path:
-            node.visits += 1
-            child = node.children[key]
-            child.visits += 1
-            child.total += values[mover]
-    return RootStats(root_moves, root.children, heuristic=root_heuristic)
+    first = sample(view, seat, rng)
+    legal = engine.legal_moves(first, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no move to choose")
+    moves = {move_key(move): move for move in legal}
+    heuristic = _heuristic_key(engine, first, seat)
+    if len(moves) == 1:
+        return PairedStats(moves, {heuristic: []}, heuristic, forced=legal[0])
+    drawings = [first]
+    rewards: dict[str, list[float]] = {key: [] for key in moves}
+    players = len(view["scores"])
+
+    def evaluate(key: str, upto: int) -> None:
+        while len(drawings) < upto:
+            drawings.append(sample(view, seat, rng))
+        done = rewards[key]
+        for drawing in drawings[len(done) : upto]:
+            done.append(reward(engine, _playout(engine, engine.play(drawing, seat, moves[key])), players)[seat])
+
+    alive = list(moves)
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    spent = 0
+    depth = 0
+    for round_number in range(rounds):
+        share = (budget - spent) // (rounds - round_number)
+        depth += max(1, share // len(alive))
+        for key in alive:
+            before = len(rewards[key])
+            evaluate(key, depth)
+            spent += len(rewards[key]) - before
+        if len(alive) <= 2:
+            continue
+        alive.sort(key=lambda key: (sum(rewards[key]) / len(rewards[key]), key == heuristic), reverse=True)
+        survivors = alive[: max(2, math.ceil(len(alive) / 2))]
+        survivors += [key for key in (heuristic, keep) if key in moves and key not in survivors]
+        alive = survivors
+    return PairedStats(moves, rewards, heuristic)
 
 
-def ismcts_move(
-    engine: Engine,
-    view: View,
-    seat: int,
-    rng: random.Random,
-    budget: int = DEFAULT_BUDGET,
-    sampler: Sampler | None = None,
-    search_others: bool = True,
-    margin: float = 0.0,
-) -> Move:
-    """The move of single-observer ISMCTS for ``seat`` from its ``view`` alone, after ``budget`` iterations.
-
-    ``margin``: the search's favourite replaces the heuristic's move only if its mean reward is higher by at
-    least this much (0: always the favourite). Where a seat has many moves and the budget is small, each move
-    gets a few noisy playouts, and a favourite that is merely lucky plays worse than the heuristic."""
-    stats = search_root(engine, view, seat, rng, budget, sampler, search_others)
+def heuristic_or_better(stats: PairedStats, confidence: float) -> Move:
+    """The search's favourite if it beats the heuristic's move by more than ``confidence`` standard errors of
+    the paired difference; else the heuristic's move. Picking the best of many noisy estimates favours a lucky
+    one (the winner's curse); a favourite that is not clearly better plays no better than the heuristic."""
     if stats.forced is not None:
         return stats.forced
-    if not stats.children:
-        return next(iter(stats.moves.values()))
-    best = stats.best_key()
-    heuristic = stats.heuristic
-    close = heuristic in stats.children and stats.mean(best) - stats.mean(heuristic) < margin
-    if margin and best != heuristic and close:
-        return stats.moves[heuristic]
-    return stats.moves[best]
+    best = stats.favourite()
+    if best == stats.heuristic:
+        return stats.moves[best]
+    gain, error = stats.gain(best, stats.heuristic)
+    return stats.moves[best] if gain > 0 and gain > confidence * error else stats.moves[stats.heuristic]
 
 
-def margin_for(engine: Engine) -> float:
-    """The game's ``ROOT_MARGIN`` (its sampler module; default 0): see ``ismcts_move``."""
-    return float(getattr(_sampler_module(engine), "ROOT_MARGIN", 0.0))
-
-
-def search_others_for(engine: Engine) -> bool:
-    """Whether the game's search trees hold the other seats' decisions (its sampler module's ``SEARCH_OTHERS``,
-    default True) or model the others by the heuristic."""
-    return bool(getattr(_sampler_module(engine), "SEARCH_OTHERS", True))
+def confidence_for(engine: Engine) -> float:
+    """The game's ``CONFIDENCE`` (its sampler module; default ``CONFIDENCE``): see ``heuristic_or_better``."""
+    return float(getattr(_sampler_module(engine), "CONFIDENCE", CONFIDENCE))
 
 
 def easy_move(engine: Engine, state: State, seat: int, rng: random.Random) -> Move:
@@ -341,13 +286,6 @@ def choose_move(
         if len(moves) == 1:
             return moves[0]
         iterations = budget if budget is not None else budget_for(engine)
-        return ismcts_move(
-            engine,
-            engine.view(state, seat),
-            seat,
-            rng,
-            iterations,
-            search_others=search_others_for(engine),
-            margin=margin_for(engine),
-        )
+        stats = paired_search(engine, engine.view(state, seat), seat, rng, iterations)
+        return heuristic_or_better(stats, confidence_for(engine))
     return engine.bot_move(state, seat)

@@ -14,7 +14,16 @@ import pytest
 
 from games.engines import engine_slugs, get_engine
 from games.engines.base import Engine, State
-from games.engines.search import LEVELS, choose_move, has_search, ismcts_move, sampler_for, seeded_rng
+from games.engines.search import (
+    LEVELS,
+    choose_move,
+    has_search,
+    heuristic_or_better,
+    move_key,
+    paired_search,
+    sampler_for,
+    seeded_rng,
+)
 from tests.hidden_number.engine import HiddenNumber
 
 SEARCHED = [slug for slug in engine_slugs() if has_search(get_engine(slug))]
@@ -187,7 +196,7 @@ def test_the_strong_bot_takes_a_sure_win() -> None:
     state = engine.play(state, 1, {"type": "guess", "number": 2})
     view = engine.view(state, 0)
     assert view["bounds"][0] == [13, 13]
-    move = ismcts_move(engine, view, 0, seeded_rng("sure"), budget=60)
+    move = heuristic_or_better(paired_search(engine, view, 0, seeded_rng("sure"), budget=60), confidence=1.0)
     assert move == {"type": "guess", "number": 13}
 
 
@@ -216,29 +225,48 @@ def test_strong_against_normal_sanity_run() -> None:
     assert strong_firsts >= 1
 
 
-# Tuning per game (issue 28): a margin before leaving the heuristic, and the others modelled by the heuristic ---
+# The strong bot's search: every candidate on the same drawn deals, the worse half dropped each round -------------
 
 
 @pytest.mark.parametrize("slug", SEARCHED)
-def test_an_unreachable_margin_keeps_the_heuristics_move(slug):
-    """With a margin no mean can beat, the search never trades the heuristic's move for a lucky favourite."""
+def test_paired_search_plays_every_candidate_on_the_same_drawn_deals(slug):
+    """Each candidate's rewards are those of the first drawings in one shared sequence: a candidate kept longer
+    has more of them, and the heuristic's move is kept to the end beside the favourite."""
+    engine = get_engine(slug)
+    for state, seat in decision_points(engine, engine.min_players, seed=7, count=3):
+        stats = paired_search(engine, engine.view(state, seat), seat, seeded_rng(slug, 7), budget=24)
+        assert set(stats.moves) == {move_key(move) for move in engine.legal_moves(state, seat)}
+        assert stats.heuristic == move_key(engine.bot_move(state, seat))
+        most = max(len(rewards) for rewards in stats.rewards.values())
+        assert len(stats.rewards[stats.heuristic]) == most == len(stats.rewards[stats.favourite()])
+        assert all(0 <= value <= 1 for rewards in stats.rewards.values() for value in rewards)
+
+
+def test_paired_search_keeps_the_move_it_is_asked_to_compare():
+    engine = get_engine("mamma-mia")
+    state, seat = next(
+        (state, seat)
+        for state, seat in decision_points(engine, 2, seed=3, count=20)
+        if len(engine.legal_moves(state, seat)) > 8
+    )
+    view = engine.view(state, seat)
+    unlikely = move_key(engine.legal_moves(state, seat)[-1])
+    stats = paired_search(engine, view, seat, seeded_rng("keep"), budget=30, keep=unlikely)
+    assert len(stats.rewards[unlikely]) == max(len(rewards) for rewards in stats.rewards.values())
+
+
+def test_same_drawings_cancel_the_luck_of_the_deal():
+    """A candidate that is the same move as the heuristic's gains exactly nothing over it: the paired
+    difference is zero on every drawing, not merely on average."""
+    engine = get_engine("marumiere")
+    state, seat = decision_points(engine, 2, seed=4, count=1)[0]
+    stats = paired_search(engine, engine.view(state, seat), seat, seeded_rng("same"), budget=20)
+    assert stats.gain(stats.heuristic, stats.heuristic) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("slug", SEARCHED)
+def test_an_unreachable_confidence_keeps_the_heuristics_move(slug):
     engine = get_engine(slug)
     for state, seat in decision_points(engine, engine.min_players, seed=5, count=3):
-        view = engine.view(state, seat)
-        move = ismcts_move(engine, view, seat, seeded_rng(slug, 5), SMALL_BUDGET, margin=2.0)
-        assert move == engine.bot_move(state, seat)
-
-
-@pytest.mark.parametrize("slug", SEARCHED)
-def test_a_search_that_models_the_others_by_the_heuristic_still_cannot_peek(slug):
-    """The same view and seed give the same move whatever is hidden, with the others played by bot_move."""
-    engine = get_engine(slug)
-    sample = sampler_for(engine)
-    for state, seat in decision_points(engine, engine.min_players, seed=6, count=3):
-        view = engine.view(state, seat)
-        twin = sample(view, seat, random.Random(99))
-        assert engine.view(twin, seat) == view
-        first = ismcts_move(engine, view, seat, seeded_rng(slug, 6), SMALL_BUDGET, search_others=False)
-        second = ismcts_move(engine, engine.view(twin, seat), seat, seeded_rng(slug, 6), SMALL_BUDGET,
-                             search_others=False)
-        assert first == second and first in engine.legal_moves(state, seat)
+        stats = paired_search(engine, engine.view(state, seat), seat, seeded_rng(slug, 5), SMALL_BUDGET)
+        assert heuristic_or_better(stats, confidence=1e9) == engine.bot_move(state, seat)
