@@ -30,8 +30,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	DEBUG=$${DEBUG:-1} $(DEVSERVICES) $(BIN)/python -m mammamia.run
 
+# The suite on PYTEST_WORKERS processes (pytest-xdist; 0: one process, as before), each with its own test database,
+# Redis cache database and live-update prefix (tests/settings.py); the tests that start real workers share one
+# process (the `integration` marker's xdist group, tests/conftest.py). docs/testing.md says more.
+PYTEST_WORKERS ?= 2
 test: $(STAMP)
-	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} DJANGO_SETTINGS_MODULE=tests.settings $(DEVSERVICES) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key} DJANGO_SETTINGS_MODULE=tests.settings $(DEVSERVICES) $(BIN)/python -m pytest \
+		$(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup) $(PYTEST_ARGS)
 
 # Benchmarks: embedded PostgreSQL and Redis of their own under var/bench (or DATABASE_URL's server,
 # database <name>_bench, and CELERY_BROKER_URL). Bounded: about 6-10 minutes. BENCH_ARGS, e.g. --quick.

@@ -12,7 +12,9 @@ uvicorn as in production and measures, in this order:
    with 100 vs 100,000 rated players (100 vs 1,000,000 rated games: ``bench.ratings``);
 5. the e-mail fan-out (10,000 turn e-mails through Celery to an SMTP catcher), and whole games played by e-mail
    replies alone (e-mails, replies and CPU per move against a baseline of the same run: ``bench.email_play``);
-6. live updates: idle cost of polling vs push, update latency with 1,000 idle streams, 5,000 streams held.
+6. live updates: idle cost of polling vs push, update latency with 1,000 idle streams, 5,000 streams held;
+7. quiet at the table (issue 34): "your move" e-mails and pushes per move, hold on vs off, a live table, an away
+   player (``bench.quiet``).
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
 ``--quick`` runs every part briefly (a smoke test of the suite, not figures).
@@ -49,7 +51,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="brief runs of every part (smoke test)")
     parser.add_argument("--only", nargs="*", default=None,
                         choices=["engines", "ceilings", "servers", "closed", "open", "growth", "ratings", "fanout",
-                                 "live", "scaleout", "email"])
+                                 "live", "scaleout", "email", "quiet"])
     parser.add_argument("--web-workers", type=int, default=int(os.environ.get("BENCH_WEB_WORKERS", 4)))
     # docs/deploying.md's deployment runs `celery worker -c 4`; so does the bench.
     parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("BENCH_CELERY", 4)))
@@ -562,6 +564,22 @@ def main(argv: list[str] | None = None) -> int:
                 if summary:
                     results.setdefault("profiles", {})["Celery workers, fan-out"] = summary
             log(f"  {results['fanout']['delivered']} delivered in {results['fanout']['seconds']} s")
+        if wants(args, "quiet"):
+            # Issue 34: "your move" e-mails and pushes per move with the hold and without (the site restarted with
+            # each), a live table of each engine, an away player (bench/quiet.py). Restarts the web and workers.
+            from bench import quiet
+
+            with Phase(results, "quiet at the table"):
+                try:
+                    results["quiet"] = quiet.run(stack=stack, roots=roots, warmup=warmup, seconds=args.duration,
+                                                 open_seconds=args.open_duration, quick=args.quick, log=log)
+                except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as exc:
+                    log(f"  quiet failed: {exc}")
+                    results["quiet"] = {"failed": f"{type(exc).__name__}: {str(exc)[-2000:]}"}
+            roots = cpu_roots(stack, work_dir)  # the restarted processes
+            if args.nice:
+                for pid in roots.values():
+                    prioritise(pid, args.nice)
         if wants(args, "scaleout"):
             # Last: it replaces the run's Celery worker by two that reach PostgreSQL through PgBouncer.
             from bench import scaleout

@@ -159,6 +159,16 @@ def targets(results: dict) -> list[dict]:
         add(f"{slug} by e-mail replies alone: turns left to the site", "0",
             f"{whole['on_site']} ({whole['replies']} replies, {whole['emails']} e-mails, {whole['moves']} moves)",
             whole["on_site"] == 0 and whole["finished"])
+    quiet = results.get("quiet") or {}
+    for row in quiet.get("live_table") or []:
+        add(f"{row['engine']}: a live table played to the end, \"your move\" e-mails and pushes sent", "0 and 0",
+            f"{row['emails_sent']} and {row['pushes_sent']} ({row['moves']} moves)",
+            row["finished"] and row["emails_sent"] == 0 and row["pushes_sent"] == 0)
+    for row in quiet.get("away") or []:
+        limit = quiet["hold_s"] + 60
+        add(f"{row['engine']}: an away player's e-mails for the game, sent within hold + 60 s", f"1, ≤ {limit} s",
+            f"{row['emails_to_away_player']}, {row['sent_s_after_awaited']} s",
+            row["emails_to_away_player"] == 1 and all(s <= limit for s in row["sent_s_after_awaited"]))
     fanout = results.get("fanout")
     if fanout:
         add(f"{fanout['emails']:,} turn e-mails to the SMTP server", "≤ 60 s",
@@ -585,6 +595,9 @@ def markdown(results: dict) -> str:
     live = results.get("live")
     if live:
         out += _live_markdown(live)
+    from bench import quiet  # issue 34's part: its own section
+
+    out += quiet.markdown(results)
     out += _arena_markdown()
     profiles = results.get("profiles") or {}
     if profiles:

@@ -352,6 +352,23 @@ class Seat(models.Model):
         # name it had in the waiting room (issue 19); its level beside it (issue 28).
         return str(_("Bot {n} ({level})").format(n=self.join_order + 1, level=self.get_bot_level_display()))
 
+    @property
+    def listed_name(self) -> str:
+        """The name as lists of players write it (match histories, "my games", e-mails), with one bracket of state:
+        "Di (dropped out)", "Bob (bot)" (a person's seat a bot plays now). A bot's own seat is named with its level
+        in brackets, so its state joins that bracket: "Bot 3 (normal, dropped out)", never two brackets in a row."""
+        if self.user_id is None:
+            if self.dropped_out:
+                return str(_("Bot {n} ({level}, dropped out)")).format(
+                    n=self.join_order + 1, level=self.get_bot_level_display()
+                )
+            return self.name  # "Bot 3 (normal)" says it is a bot
+        if self.dropped_out:
+            return _("%(name)s (dropped out)") % {"name": self.name}
+        if self.is_bot:
+            return _("%(name)s (bot)") % {"name": self.name}
+        return self.name
+
 
 class PlayerStats(models.Model):
     """One player's totals over their finished games of one engine, kept by the service that

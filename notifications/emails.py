@@ -67,7 +67,8 @@ def _player_dicts(seats: list) -> list[dict]:
         return player_dicts(seats)
     except ImportError:  # pragma: no cover - selectors landed with the platform
         return [
-            {"seat": s.number, "name": s.name, "is_bot": s.is_bot, "colour": s.colour, "user_id": s.user_id,
+            {"seat": s.number, "name": s.name, "listed_name": s.listed_name, "is_bot": s.is_bot,
+             "colour": s.colour, "user_id": s.user_id,
              "dropped_out": s.dropped_out, "away": bool(s.user_id and s.user.is_away()), "rank": s.final_rank,
              "score": s.final_score}
             for s in sorted(seats, key=lambda s: (s.number is None, s.number, s.join_order))

@@ -9,6 +9,16 @@ from allauth.account.models import EmailAddress
 from mammamia.celery import app as celery_app
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under ``make test``'s several processes (pytest-xdist, ``--dist loadgroup``) the tests that start real
+    workers, web processes and mail servers (the ``integration`` marker) run one after another in one process:
+    each waits on the real ones with deadlines of seconds, which two of them side by side on a small machine
+    would stretch; the rest of the suite spreads over the other processes meanwhile."""
+    for item in items:
+        if item.get_closest_marker("integration") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group("integration"))
+
+
 @pytest.fixture(autouse=True)
 def _plain_http_fast_hashing_plain_static(settings):
     """Production settings, minus what a test client on plain HTTP cannot use."""

@@ -47,6 +47,7 @@ def player_dicts(seats: list[Seat]) -> list[dict]:
                 "seat": seat.number,
                 "seat_id": seat.pk,
                 "name": seat.name,
+                "listed_name": seat.listed_name,  # with its one bracket of state (bot, dropped out)
                 "is_bot": seat.is_bot,
                 "colour": seat.colour,
                 "user_id": seat.user_id,

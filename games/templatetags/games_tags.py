@@ -67,14 +67,7 @@ def opponents(seat) -> str:
     if not others:
         return ""
 
-    def label(s):
-        if s.dropped_out:
-            return _("%(name)s (dropped out)") % {"name": s.name}
-        if s.is_bot:
-            return _("%(name)s (bot)") % {"name": s.name}
-        return s.name
-
-    return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((label(s),) for s in others)))
+    return format_html("{} {}", _("with"), format_html_join(_(", "), "{}", ((s.listed_name,) for s in others)))
 
 
 @register.filter

@@ -188,7 +188,7 @@ def test_match_history_rows_read_game_date_players_place_of_count_score_with_uni
          "Outcome": "shared win"},
         {"Date": "March 1, 2026", "Opponents": "Bob, Cy", "Place": "3rd of 3", "Score": "0 points",
          "Outcome": "resigned"},
-        {"Date": "March 1, 2026", "Opponents": "Cy, Bot 3 (normal) (dropped out)", "Place": "2nd of 3",
+        {"Date": "March 1, 2026", "Opponents": "Cy, Bot 3 (normal, dropped out)", "Place": "2nd of 3",
          "Score": "1 point", "Outcome": "lost"},
         {"Date": "March 1, 2026", "Opponents": "Bob", "Place": "—", "Score": "—", "Outcome": "called off"},
     ]

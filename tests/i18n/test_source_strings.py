@@ -13,7 +13,9 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.models import User
 from clocks.controls import duration_text
+from games.models import Seat
 from games.ui.names import and_list, player_list, winners_sentence
 from konamon import ui as konamon_ui
 from marumiere import ui as marumiere_ui
@@ -233,12 +235,14 @@ def test_konamons_hidden_bonus_label_and_board_labels_use_the_languages_colon():
     ],
 )
 def test_email_player_marks_are_one_bracketed_phrase_each_language_can_bracket_its_way(language, expected):
-    others = [
-        {"name": "Bob", "is_bot": True},
-        {"name": "Cy", "away": True},
-        {"name": "Di", "is_bot": True, "dropped_out": True},
-    ]
     with translation.override(language):
+        others = [
+            {"name": "Bob", "is_bot": True,
+             "listed_name": Seat(user=User(pk=101, username="Bob"), is_bot=True).listed_name},
+            {"name": "Cy", "away": True},
+            {"name": "Di", "is_bot": True, "dropped_out": True,
+             "listed_name": Seat(user=User(pk=102, username="Di"), is_bot=True, dropped_out=True).listed_name},
+        ]
         text = render_to_string("notifications/email/_players.txt", {"others": others})
     for line in expected:
         assert line in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import polib
@@ -19,10 +20,17 @@ def compile_catalog(*, po_path: Path) -> tuple[Path, int]:
 
     polib leaves out fuzzy and untranslated entries, as msgfmt does, so a
     half-translated string falls back to English instead of showing a guess.
+    Written beside and renamed into place: a process reading the catalog meanwhile (a site running, another
+    test worker of ``make test``) reads the old file or the new one, never half of one.
     """
     catalog = polib.pofile(str(po_path))
     mo_path = po_path.with_suffix(".mo")
-    catalog.save_as_mofile(str(mo_path))
+    partial = mo_path.with_name(f".{mo_path.name}.{os.getpid()}.tmp")
+    try:
+        catalog.save_as_mofile(str(partial))
+        partial.replace(mo_path)
+    finally:
+        partial.unlink(missing_ok=True)
     return mo_path, len(catalog.translated_entries())
 
 
