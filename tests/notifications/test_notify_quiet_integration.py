@@ -28,6 +28,7 @@ from test_notify_integration import (  # noqa: F401 - the fixtures
 from games.models import Seat
 from live.grants import make_grant
 from live.stream import STREAM_PATH
+from notifications.delivery import DUE_TOLERANCE
 from notifications.models import OutboxEmail
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -212,15 +213,19 @@ def started_rows(user):
 def test_the_first_players_game_started_email_is_held_sent_when_away_dropped_at_the_table(players, quiet, mailbox):  # noqa: F811
     folder, _port = mailbox
     quiet.start()
+    # Measured before the first start: each held e-mail is due HOLD after its own game's start.
+    started_at = time.monotonic()
     seen_game = start_game("mamma-mia", players[:2])
     away_game = start_game("mamma-mia", players[2:4])
-    started_at = time.monotonic()
     seen, _ = awaited(seen_game)
     away, _ = awaited(away_game)
     visit(seen)  # the page of the new game showed its first player the position
     wait_until(lambda: not OutboxEmail.objects.filter(kind=OutboxEmail.Kind.STARTED, status="pending").exists(),
                HOLD + 30, quiet)
-    assert time.monotonic() - started_at >= HOLD - 0.5, "the first players' e-mails waited the hold"
+    # A delivery task that reaches a held row within DUE_TOLERANCE of its time takes it then (the task that sends
+    # the others' "game started" at once does so when a busy worker picks it up seconds late): held, at most that early.
+    held_at_least = HOLD - DUE_TOLERANCE.total_seconds() - 0.5
+    assert time.monotonic() - started_at >= held_at_least, "the first players' e-mails waited the hold"
     assert started_rows(seen.user).get().last_error == "seen on the open page"
     assert started_rows(away.user).get().status == "sent"
     received = {m["Message-ID"] for m in messages(folder)}
