@@ -7,8 +7,8 @@ announcements it still remembers, the oven's top — and deals the rest at rando
 a seat's unseen recipes (its colour, not baked, not heard in the oven) fill its recipe deck first, then its
 hand, and the recipes a hand cannot hold went into the oven unheard — and so, with ``RECIPE_PLAY_SHARE``'s
 chance for each of its plays the seat no longer remembers, did one more of those in its hand (filling the hands
-first left the drawn ovens at 4 players with under half their real recipes: issue 28); the toppings nobody can account for
-fill the other hands, the unheard oven cards and the kitchen. Simplifications, said here as the guide asks:
+first left the drawn ovens at 4 players with under half their real recipes: issue 28); the toppings nobody can
+account for fill the other hands, the unheard oven cards and the kitchen. Simplifications, said here as the guide asks:
 unheard oven cards are placed together at random among the oven's, recipes returned under a deck are not
 kept at its bottom, and a forgotten announcement stays a ``forgotten`` event in the drawn log (the drawn
 state's other seats therefore see it forgotten too).
