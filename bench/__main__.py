@@ -180,11 +180,7 @@ def run_engines(args) -> list[dict]:
 
 
 def run_load(plan: dict, timeout: float) -> dict:
-    done = subprocess.run([sys.executable, "-m", "bench.load"], cwd=BASE_DIR, input=json.dumps(plan),
-                          capture_output=True, text=True, timeout=timeout, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"load generator failed ({done.returncode}):\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout)
+    return stack_module.run_json_module("bench.load", plan, timeout)
 
 
 def py_spy(pid: int | None, seconds: float, out: Path) -> subprocess.Popen | None:

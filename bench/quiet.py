@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
-import subprocess
-import sys
 import time
 
 from bench import cpu
-from bench.stack import BASE_DIR
+from bench.stack import run_json_module
 
 CLOSED_PLAYERS = 8
 OPEN_MOVES_PER_S, OPEN_PAGES_PER_S = 4.0, 8.0
@@ -35,11 +32,7 @@ DRAIN_SLACK_S = 90  # after the hold: the countdown tasks, a loaded machine
 
 
 def run_plan(plan: dict, timeout: float) -> dict:
-    done = subprocess.run([sys.executable, "-m", "bench.quiet_load"], cwd=BASE_DIR, input=json.dumps(plan),
-                          capture_output=True, text=True, timeout=timeout, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"bench.quiet_load failed ({done.returncode}):\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout)
+    return run_json_module("bench.quiet_load", plan, timeout)
 
 
 def vapid_environment() -> dict[str, str]:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -282,3 +283,14 @@ def _wait(check, seconds: float, what: str) -> None:
             return
         time.sleep(0.2)
     raise RuntimeError(f"{what} did not come up within {seconds:.0f} s")
+
+
+def run_json_module(module: str, plan: dict, timeout: float) -> dict:
+    """Run ``python -m <module>`` with ``plan`` as JSON on its stdin and return the JSON it prints (the bench's
+    load generators run as their own processes so their CPU is not the site's)."""
+    done = subprocess.run([sys.executable, "-m", module], cwd=BASE_DIR, input=json.dumps(plan),
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{module} failed ({done.returncode}):\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout)
+
