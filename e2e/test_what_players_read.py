@@ -107,6 +107,54 @@ def test_after_a_resignation_the_log_and_the_banner_name_the_same_winner(player_
         shots(checker, page, "resigned-end", player.is_phone)
 
 
+ONE_HUMAN_MOVE = """
+import sys, time
+import django
+django.setup()
+from games.models import Game, Seat, SeatView
+from games.play import services
+game = Game.objects.get(pk=int(sys.argv[1]))
+for _ in range(600):  # the bots move through the stack's Celery worker: wait for a person's turn
+    game.refresh_from_db()
+    seat = Seat.objects.filter(game=game, awaited=True, is_bot=False).select_related("user").first()
+    if seat:
+        break
+    time.sleep(0.1)
+view = SeatView.objects.get(game=game, seat_number=seat.number)
+services.check_play_move(user=seat.user, game_id=game.pk, move=view.legal_moves[0], expected_version=game.version)
+print(seat.user.username)
+"""
+
+
+def test_a_live_update_keeps_resign_open_and_its_box_ticked(player_factory, checker, stack):
+    # CI of stop 38: a bot moved while a player had "Resign…" open; the live update replaced the table and
+    # closed it under the player's finger (static/js/game.js keeps an opened <details id> open).
+    import subprocess
+    import sys
+
+    from e2e.stack import BASE_DIR
+
+    players = [player_factory("keep", "desktop"), player_factory("keep", "phone")]
+    game_id = seeded_game(stack, "marumiere", 12, 1, players)
+    for player in players:
+        page = player.page
+        page.goto(f"/games/{game_id}/")
+        expect(page.locator("html")).to_have_attribute("data-live", "streaming", timeout=15_000)
+        token = page.locator("#live").get_attribute("data-live-token")
+        page.get_by_text("Resign…").click()
+        page.get_by_label("Yes, I resign from this game.").check()
+        moved = subprocess.run(  # someone moves (from another device, for this page's own player)
+            [sys.executable, "-c", ONE_HUMAN_MOVE, str(game_id)], cwd=BASE_DIR,
+            env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        assert moved.returncode == 0, moved.stderr[-2000:]
+        expect(page.locator("#live")).not_to_have_attribute("data-live-token", token, timeout=30_000)
+        expect(page.locator("details#resign")).to_have_attribute("open", "")
+        expect(page.get_by_label("Yes, I resign from this game.")).to_be_checked()
+        checker.page(page, f"resign kept open through a live update ({player.viewport})")
+
+
 def test_the_status_line_and_the_players_clock_read_the_same(player_factory, checker, stack):
     players = [player_factory("clk", "desktop"), player_factory("clk", "phone")]
     game_id = seeded_game(stack, "marumiere", 3, 1, players, hours=12)

@@ -19,6 +19,35 @@
   });
   document.addEventListener("htmx:afterSettle", syncTitle);
 
+  // A live update replaces the whole table (#live, outerHTML): a <details> with an id that the player had
+  // opened there ("Resign…") stays open, and the boxes ticked in it stay ticked, so news from the others
+  // (a bot's move) never takes a half-made decision away. Only opened ones: what the server closes stays
+  // closed unless the player had it open.
+  var opened = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var old = document.getElementById("live");
+    opened = null;
+    if (!old || event.detail.target !== old) { return; }
+    opened = [];
+    old.querySelectorAll("details[id][open]").forEach(function (details) {
+      var ticked = [];
+      details.querySelectorAll("input[type=checkbox][id]:checked").forEach(function (box) { ticked.push(box.id); });
+      opened.push({ id: details.id, ticked: ticked });
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    (opened || []).forEach(function (kept) {
+      var details = document.getElementById(kept.id);
+      if (!details || details.tagName !== "DETAILS") { return; }
+      details.open = true;
+      kept.ticked.forEach(function (id) {
+        var box = document.getElementById(id);
+        if (box && details.contains(box)) { box.checked = true; }
+      });
+    });
+    opened = null;
+  });
+
   // Issue 32: on a phone "It is your move" (static/css/games.css) sits in its place at the top of the table
   // while that place or the move form is on screen, and sticks to the bottom of the screen in between. It is
   // out of the flow in both places and its room at the top of the table is kept here (measured while it sticks
