@@ -18,6 +18,10 @@ uvicorn as in production and measures, in this order:
 
 Writes ``bench/results.json`` and ``docs/benchmarks.md`` and prints the table.
 ``--quick`` runs every part briefly (a smoke test of the suite, not figures).
+``--before REV`` also serves commit REV's site beside this tree's and measures issue 33's targets for both in
+this one run (bench/before.py): the bare request, the closed loops (32 players: before, after, before again), the
+open loop at half of each tree's capacity and the game page's queries and CPU; the report gets a before/after
+table, and a full run (not ``--quick``) writes it into the README between ``<!-- issue33-table -->`` markers.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import cpu
+from bench import cpu, flamegraph
 from bench import stack as stack_module
 from bench.stack import BASE_DIR, Stack
 
@@ -82,6 +86,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--doc", type=Path, default=DOC)
     parser.add_argument("--no-profile", dest="profile", action="store_false",
                         help="do not py-spy the web workers (32-player closed loop) and Celery workers (fan-out)")
+    parser.add_argument("--before", metavar="REV",
+                        help="also measure commit REV's site in this run, beside this tree's (issue 33's before/after "
+                             "table): its checkout in var/bench/before-<sha7>, its own database, same bench")
+    parser.add_argument("--before-python", metavar="PYTHON",
+                        help="the Python (of a venv) that serves --before's tree when this venv cannot (the run "
+                             "checks its requirements and imports and says so)")
+    parser.add_argument("--readme", type=Path, default=BASE_DIR / "README.md",
+                        help="where a full run with --before writes its before/after table (between the "
+                             "<!-- issue33-table --> markers); --readme '' leaves it alone")
     return parser.parse_args(argv)
 
 
@@ -209,12 +222,6 @@ def finish_py_spy(spy: subprocess.Popen, seconds: float = 60) -> None:
             log("py-spy did not finish: no profile this time")
 
 
-def _function(frame: str) -> str:
-    """``name (path:line)`` -> ``name (path)``: one entry per function, whatever line was running."""
-    head, sep, location = frame.rpartition(" (")
-    return f"{head} ({location.rsplit(':', 1)[0]})" if sep and ":" in location else frame
-
-
 def _ours(frame: str) -> bool:
     location = frame.rsplit("(", 1)[-1]
     return location.startswith(("games/", "notifications/", "accounts/", "mammamia/", "bench/")) or (
@@ -237,7 +244,7 @@ def summarize_profile(path: Path, top: int = 12) -> dict | None:
             continue
         n = int(count)
         total += n
-        frames = [_function(frame) for frame in stack.split(";")]
+        frames = [flamegraph.function_of(frame) for frame in stack.split(";")]
         own[frames[-1]] = own.get(frames[-1], 0) + n
         for frame in {f for f in frames if _ours(f)}:
             inclusive[frame] = inclusive.get(frame, 0) + n
@@ -280,6 +287,73 @@ def split_by_kind(path: Path) -> dict[str, Path]:
     return written
 
 
+def profiled_level(args) -> int | None:
+    """The closed-loop level whose web workers are profiled and whose rounds interleave with --before's (32)."""
+    return max((p for p in args.players if p <= 32), default=None)
+
+
+def closed_round(args, results: dict, *, base: str, web_pid: int | None, roots: dict, pool: list, players: int,
+                 warmup: float, phase: str, profile: str | None = None, profile_label: str = "") -> dict:
+    """One closed-loop run of ``players`` against ``base``; with ``profile``, the web workers sampled by py-spy into
+    ``bench/out/<profile>.txt`` and that split by request kind, each summarised in ``results["profiles"]``."""
+    spy = py_spy(web_pid, warmup + args.duration, PROFILES / f"{profile}.txt") if profile else None
+    with Phase(results, phase):
+        row = run_load({"cpu_roots": roots, "mode": "closed", "base": base, "players": players, "pool": pool,
+                        "warmup": warmup, "duration": args.duration}, timeout=args.duration + warmup + 120)
+    if spy is not None:
+        finish_py_spy(spy)
+        profiles = results.setdefault("profiles", {})
+        summary = summarize_profile(PROFILES / f"{profile}.txt")
+        if summary:
+            profiles[f"{profile_label}web workers, closed loop {players}"] = summary
+            for kind, path in split_by_kind(PROFILES / f"{profile}.txt").items():
+                part = summarize_profile(path)
+                if part:
+                    part["share_of_web_samples"] = round(part["samples"] / summary["samples"], 3)
+                    profiles[f"{profile_label}web workers, closed loop {players}: {kind}"] = part
+        flamegraph.write_svgs(PROFILES, profile)
+    log(f"  {row['moves_per_s']} moves/s, {row['pages_per_s']} pages/s, CPU {row['server_cpu_ms_per_move']} ms per "
+        f"move, client CPU {row['client_cpu_share']:.0%}")
+    return row
+
+
+def warm_up(args, *, base: str, pool: list) -> None:
+    """An unmeasured closed loop of 8 players: every web worker renders game pages and every Celery worker runs a
+    move's tasks once (templates compiled, lazy imports done) before the measured rounds, so neither tree's first
+    round pays its one-off costs (with --before the baseline's first round did: its 32-player rounds differed ~2x)."""
+    seconds = 2.0 if args.quick else 6.0
+    run_load({"mode": "closed", "base": base, "players": min(8, len(pool)), "pool": pool, "warmup": 0,
+              "duration": seconds}, timeout=seconds + 120)
+
+
+def open_at_capacity(args, results: dict, *, base: str, roots: dict, pool: list, closed: list[dict], warmup: float,
+                     label: str = "") -> list[dict]:
+    """The open loop at fractions of the capacity this tree's closed loop measured (its best moves/s), in the closed
+    loop's mix: each move's page load and its redirect page, so two page views per move."""
+    capacity = max((row["moves_per_s"] for row in closed), default=None)
+    rows = []
+    for fraction in args.capacity_fractions if capacity else []:
+        moves = round(capacity * fraction, 2)
+        log(f"{label}open loop at {fraction:.0%} of capacity ({capacity} moves/s): {moves:g} moves/s + "
+            f"{2 * moves:g} page views/s ...")
+        with Phase(results, f"{label}open loop at {fraction:g} of capacity"):
+            row = run_load({"cpu_roots": roots, "mode": "open", "base": base, "moves_per_s": moves,
+                            "pages_per_s": 2 * moves, "pool": pool, "games": 32 if args.quick else 64, "seed": 3,
+                            "warmup": warmup, "duration": args.open_duration},
+                           timeout=args.open_duration + warmup + 120)
+        log(f"  move POST p50 {row['move_post'].get('p50_ms')} ms; page p50 {row['game_page'].get('p50_ms')} ms")
+        rows.append({"fraction": fraction, "capacity_moves_per_s": capacity, **row})
+    return rows
+
+
+def ceiling_users(pools: dict) -> list[dict]:
+    """The bare request's 32 users: the first user of each pool's games, each with a row of its own."""
+    return [
+        {"cookies": entry["users"][0]["cookies"], "row": index + 1}
+        for index, entry in enumerate(entry for pool in pools.values() for entry in pool)
+    ][:32]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if not os.environ.get("DATABASE_URL") or not os.environ.get("CELERY_BROKER_URL"):
@@ -316,6 +390,12 @@ def main(argv: list[str] | None = None) -> int:
     call_command("collectstatic", "--noinput", verbosity=0)
     ceilings.create_tables(database_url)
     log("migrated, static files collected")
+    baseline = None
+    if args.before:
+        from bench import before as before_module
+
+        baseline = before_module.prepare(args.before, work_dir=work_dir, after_database_url=database_url,
+                                         python=args.before_python, log=log)
 
     results: dict = {
         "machine": report.machine(database_url),
@@ -323,8 +403,12 @@ def main(argv: list[str] | None = None) -> int:
             "quick": args.quick, "web_workers": args.web_workers, "celery_concurrency": args.celery_concurrency,
             "nice": args.nice, "server": args.server,
             "closed_seconds": args.duration, "open_seconds": args.open_duration,
+            "argv": sys.argv[1:] if argv is None else list(argv),
         },
     }
+    if baseline is not None:
+        results["config"]["before"] = baseline.commit
+        results["before"] = baseline.results
 
     if wants(args, "engines"):
         log("engines ...")
@@ -376,10 +460,34 @@ def main(argv: list[str] | None = None) -> int:
                 sizes["live"] = 16 if args.quick else 48
             if wants(args, "scaleout"):
                 sizes.update({"scale-live": 8, "scale-one": 41, "scale-two": 41})
-            for offset, (name, size) in enumerate(sizes.items()):
-                pools[name] = seed.http_pool(name, size, offset=offset)
+            plan = [(name, size, offset) for offset, (name, size) in enumerate(sizes.items())]
+            pools = seed.http_pools(plan)
             log(f"seeded {sum(sizes.values())} two-seat games with their players "
                 f"in {time.perf_counter() - started:.1f} s")
+            if baseline is not None:
+                # The baseline's pools: the same games in turn (the same offsets), only what its parts need, and
+                # a second pool for its second round at the interleaved level.
+                kept = [entry for entry in plan if entry[0].startswith("c") or entry[0] == "open"]
+                kept += [(f"{name}-again", size, offset) for name, size, offset in kept
+                         if name == f"c{profiled_level(args)}"]
+                started = time.perf_counter()
+                baseline.pools = baseline.call("seed", {"pools": kept})["pools"]
+                log(f"baseline: seeded {sum(size for _, size, _ in kept)} games "
+                    f"in {time.perf_counter() - started:.1f} s")
+        before_roots: dict = {}
+        if baseline is not None and needs_pool:  # its parts that need its site served
+            before_stack = baseline.make_stack(web_workers=args.web_workers,
+                                               celery_concurrency=args.celery_concurrency, web_options=web_options,
+                                               server=args.server, on_start=stack.on_start)
+            before_stack.start_mail()
+            before_stack.start_workers()
+            before_stack.start_web()
+            before_roots = cpu_roots(before_stack, work_dir)  # the same PostgreSQL and broker
+            if args.nice:
+                for pid in before_roots.values():
+                    prioritise(pid, args.nice)
+            log(f"baseline {baseline.commit[:7]} at {before_stack.base_url} ({args.server}), its own Celery workers "
+                f"and SMTP catcher")
 
         if wants(args, "ceilings"):
             seconds = 3 if args.quick else 10
@@ -392,25 +500,28 @@ def main(argv: list[str] | None = None) -> int:
                     database["db_cpu_ms_per_transaction"] = round(1000 * spent / (database["tps"] * seconds), 3)
             log(f"  {database['tps']} tps")
             log("framework ceiling (bare view, 32 users) ...")
-            users = [
-                {"cookies": entry["users"][0]["cookies"], "row": index + 1}
-                for index, entry in enumerate(entry for pool in pools.values() for entry in pool)
-            ][:32]
             with Phase(results, "framework ceiling"):
                 framework = run_load({"cpu_roots": roots, "mode": "ceiling", "base": stack.base_url, "players": 32,
-                                      "users": users, "warmup": warmup, "duration": seconds}, timeout=seconds + 120)
-            log(f"  {framework['requests_per_s']} requests/s")
+                                      "users": ceiling_users(pools), "warmup": warmup, "duration": seconds},
+                                     timeout=seconds + 120)
+            log(f"  {framework['requests_per_s']} requests/s, {framework['server_cpu_ms_per_move']} ms CPU each")
             results["ceilings"] = {"database": database, "framework": framework}
+            if baseline is not None:
+                log("baseline: framework ceiling (bare view, 32 users) ...")
+                with Phase(results, "before: framework ceiling"):
+                    framework = run_load({"cpu_roots": before_roots, "mode": "ceiling",
+                                          "base": baseline.stack.base_url, "players": 32,
+                                          "users": ceiling_users(baseline.pools), "warmup": warmup,
+                                          "duration": seconds}, timeout=seconds + 120)
+                log(f"  {framework['requests_per_s']} requests/s, {framework['server_cpu_ms_per_move']} ms CPU each")
+                baseline.results["ceilings"] = {"framework": framework}
 
         if wants(args, "servers"):
             # The server tax: the same bare request and the same game pages (32 users each) under each server,
             # in this run: the whole stack's CPU per request against the production server's. (A closed loop of
             # moves has too few moves in a short window on a loaded machine to compare servers.)
             seconds = 3 if args.quick else 10
-            users = [
-                {"cookies": entry["users"][0]["cookies"], "row": index + 1}
-                for index, entry in enumerate(entry for pool in pools.values() for entry in pool)
-            ][:32]
+            users = ceiling_users(pools)
             rows = {}
             for server in [args.server, *servers_to_compare(args)]:
                 name = "web" if server == args.server else f"web-{server}"
@@ -452,29 +563,36 @@ def main(argv: list[str] | None = None) -> int:
             results["servers"] = {"production": args.server, "rows": rows}
 
         if wants(args, "closed"):
+            # With --before, each level is run for the baseline, then this tree; the profiled level (32) once more
+            # for the baseline after this tree's (before, after, before: the spread beside the difference).
             results["closed_loop"] = []
+            before_rows: dict[int, list[dict]] = {}
+            warm = f"c{max(args.players)}"  # its games only go on a move or two
+            if baseline is not None:
+                warm_up(args, base=baseline.stack.base_url, pool=baseline.pools[warm])
+            warm_up(args, base=stack.base_url, pool=pools[warm])
             for players in args.players:
+                profiled = args.profile and players == profiled_level(args)
+                if baseline is not None:
+                    log(f"baseline: closed loop, {players} players ...")
+                    before_rows[players] = [closed_round(
+                        args, results, base=baseline.stack.base_url, web_pid=baseline.stack.pid("web"),
+                        roots=before_roots, pool=baseline.pools[f"c{players}"], players=players, warmup=warmup,
+                        phase=f"before: closed loop {players}", profile=f"before-web-closed-{players}" if profiled
+                        else None, profile_label="before: ")]
                 log(f"closed loop, {players} players ...")
-                spy = None
-                if args.profile and players == max(p for p in args.players if p <= 32):
-                    spy = py_spy(stack.pid("web"), warmup + args.duration, PROFILES / f"web-closed-{players}.txt")
-                with Phase(results, f"closed loop {players}"):
-                    row = run_load({"cpu_roots": roots, "mode": "closed", "base": stack.base_url, "players": players,
-                                    "pool": pools[f"c{players}"], "warmup": warmup, "duration": args.duration},
-                                   timeout=args.duration + warmup + 120)
-                if spy is not None:
-                    finish_py_spy(spy)
-                    summary = summarize_profile(PROFILES / f"web-closed-{players}.txt")
-                    if summary:
-                        results.setdefault("profiles", {})[f"web workers, closed loop {players}"] = summary
-                    for kind, path in split_by_kind(PROFILES / f"web-closed-{players}.txt").items():
-                        part = summarize_profile(path)
-                        if part:
-                            part["share_of_web_samples"] = round(part["samples"] / summary["samples"], 3)
-                            results["profiles"][f"web workers, closed loop {players}: {kind}"] = part
-                log(f"  {row['moves_per_s']} moves/s, {row['pages_per_s']} pages/s, "
-                    f"client CPU {row['client_cpu_share']:.0%}")
-                results["closed_loop"].append(row)
+                results["closed_loop"].append(closed_round(
+                    args, results, base=stack.base_url, web_pid=stack.pid("web"), roots=roots,
+                    pool=pools[f"c{players}"], players=players, warmup=warmup, phase=f"closed loop {players}",
+                    profile=f"web-closed-{players}" if profiled else None))
+                if baseline is not None and players == profiled_level(args):
+                    log(f"baseline: closed loop, {players} players, second round ...")
+                    before_rows[players].append(closed_round(
+                        args, results, base=baseline.stack.base_url, web_pid=baseline.stack.pid("web"),
+                        roots=before_roots, pool=baseline.pools[f"c{players}-again"], players=players,
+                        warmup=warmup, phase=f"before: closed loop {players}, again"))
+            if baseline is not None:
+                baseline.results["closed_loop"] = [before_module.pooled(rows) for rows in before_rows.values()]
 
         if wants(args, "open") and args.open_moves > 0:  # --open-moves 0: only the loops at a share of capacity
             log(f"open loop, {args.open_moves:g} moves/s + {args.open_pages:g} page views/s ...")
@@ -502,25 +620,17 @@ def main(argv: list[str] | None = None) -> int:
                     f"page p50 {row['game_page'].get('p50_ms')} ms p99 {row['game_page'].get('p99_ms')} ms")
                 results["open_loop_scaled"].append({"fraction": fraction, **row})
 
-        capacity = max((row["moves_per_s"] for row in results.get("closed_loop") or []), default=None)
-        if wants(args, "open") and capacity:
-            # Half of the capacity measured in this run (the closed loop's best moves/s), in the closed loop's
-            # mix: each move's page load and its redirect page, so two page views per move.
-            results["open_loop_at_capacity"] = []
-            for fraction in args.capacity_fractions:
-                moves = round(capacity * fraction, 2)
-                log(f"open loop at {fraction:.0%} of capacity ({capacity} moves/s): {moves:g} moves/s + "
-                    f"{2 * moves:g} page views/s ...")
-                with Phase(results, f"open loop at {fraction:g} of capacity"):
-                    row = run_load({"cpu_roots": roots, "mode": "open", "base": stack.base_url,
-                                    "moves_per_s": moves, "pages_per_s": 2 * moves, "pool": pools["open"],
-                                    "games": 32 if args.quick else 64, "seed": 3,
-                                    "warmup": warmup, "duration": args.open_duration},
-                                   timeout=args.open_duration + warmup + 120)
-                log(f"  move POST p50 {row['move_post'].get('p50_ms')} ms; "
-                    f"page p50 {row['game_page'].get('p50_ms')} ms")
-                results["open_loop_at_capacity"].append({"fraction": fraction, "capacity_moves_per_s": capacity,
-                                                         **row})
+        if wants(args, "open"):
+            results["open_loop_at_capacity"] = open_at_capacity(
+                args, results, base=stack.base_url, roots=roots, pool=pools["open"],
+                closed=results.get("closed_loop") or [], warmup=warmup)
+            if baseline is not None:
+                baseline.results["open_loop_at_capacity"] = open_at_capacity(
+                    args, results, base=baseline.stack.base_url, roots=before_roots, pool=baseline.pools["open"],
+                    closed=baseline.results.get("closed_loop") or [], warmup=warmup, label="before: ")
+        if baseline is not None and baseline.stack is not None:
+            baseline.stack.stop()  # nothing else of the baseline needs its servers
+            log("baseline's stack stopped")
 
         if wants(args, "live"):
             from bench import live_runner
@@ -534,6 +644,10 @@ def main(argv: list[str] | None = None) -> int:
             log("growth ...")
             with Phase(results, "growth"):
                 results["growth"] = growth.run(repeat=5 if args.quick else 11, log=log)
+            if baseline is not None:
+                log("baseline: growth (the bare request, the game page and the move) ...")
+                with Phase(results, "before: growth"):
+                    baseline.results["growth"] = baseline.call("growth", {"repeat": 5 if args.quick else 11})
 
         if wants(args, "ratings"):
             log("ratings growth (100 vs 100,000 players) ...")
@@ -593,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
                     log(f"  scale-out failed: {exc}")
                     results["scaleout"] = {"failed": f"{type(exc).__name__}: {str(exc)[-2000:]}"}
     finally:
+        if baseline is not None and baseline.stack is not None:
+            baseline.stack.stop()
         stack.stop()
         if args.nice:
             # PostgreSQL, Redis and this session outlive the run: give them back the default priority.
@@ -606,6 +722,8 @@ def write_results(args, results: dict) -> int:
     from bench import report
 
     results["targets"] = report.targets(results)
+    if "before" in results:
+        results["before"]["targets"] = report.targets({**results["before"], "machine": results["machine"]})
     results["elapsed_s"] = round(time.monotonic() - STARTED, 1)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
@@ -613,6 +731,14 @@ def write_results(args, results: dict) -> int:
     args.doc.parent.mkdir(parents=True, exist_ok=True)
     args.doc.write_text(markdown)
     print(report.table(results))
+    if "before" in results:
+        from bench import compare
+
+        before, after = compare.sides(results)
+        print(compare.issue33_markdown(before, after, same_run=True))
+        if args.readme and args.readme.name and not args.quick:
+            compare.write_readme(args.readme, compare.issue33_markdown(before, after, same_run=True))
+            log(f"wrote issue 33's before/after table into {args.readme}")
     log(f"wrote {args.results.relative_to(BASE_DIR) if args.results.is_relative_to(BASE_DIR) else args.results} "
         f"and {args.doc.relative_to(BASE_DIR) if args.doc.is_relative_to(BASE_DIR) else args.doc}")
     return 0

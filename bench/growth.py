@@ -281,6 +281,10 @@ def bare_request(repeat: int) -> dict:
     return _measure(call, repeat)
 
 
-def run(repeat: int = 15, log=print) -> dict:
-    return {"bare_request": bare_request(repeat * 3), "longest_game": longest_game(max(3, repeat // 2), log),
-            "history": histories(repeat, log)}
+def run(repeat: int = 15, log=print, *, with_histories: bool = True) -> dict:
+    """``with_histories=False``: the bare request and the game page and move only (the baseline tree of
+    ``--before``, whose targets need no history)."""
+    found = {"bare_request": bare_request(repeat * 3), "longest_game": longest_game(max(3, repeat // 2), log)}
+    if with_histories:
+        found["history"] = histories(repeat, log)
+    return found

@@ -132,8 +132,8 @@ def targets(results: dict) -> list[dict]:
         add("move: start vs end of the game (fastest of the repeats)", "same within noise",
             f"{_best(moves[0])} vs {_best(moves[1])} ms, SQL sent {moves[0].get('sql_kb')} vs "
             f"{moves[1].get('sql_kb')} KB", _same_within_noise(*moves, queries=False))
-        history = growth["history"]
-        for key, label in (("my_games", '"My games"'), ("profile", "profile (match history)")):
+        history = growth.get("history")  # none for the baseline of --before
+        for key, label in (("my_games", '"My games"'), ("profile", "profile (match history)")) if history else ():
             small, big = history["10"][key], history["10000"][key]
             add(f"{label}: 10 vs 10,000 finished games", "same within noise",
                 f"{small['queries']} vs {big['queries']} queries, {_best(small)} vs {_best(big)} ms "
@@ -218,6 +218,20 @@ def bare_cpu_ms(results: dict) -> float | None:
     return ((results.get("ceilings") or {}).get("framework") or {}).get("server_cpu_ms_per_move")
 
 
+def _session_reread(position: dict) -> int:
+    """1 when the first view re-read the session only because the bench emptied the cache (runs before the bench
+    put the session back after emptying it)."""
+    page = position["game_page"]
+    cold = position.get("game_page_cold") or page
+    session = "SELECT django_session"
+    return int(session in cold.get("sql", []) and session not in page.get("sql", []))
+
+
+def cold_queries_of(position: dict) -> int:
+    """The game page's queries on a first view of a version, at one position of the growth run."""
+    return (position.get("game_page_cold") or position["game_page"])["queries"] - _session_reread(position)
+
+
 def _ratio_targets(results: dict, add) -> None:
     bare = bare_cpu_ms(results)
     closed = {row["players"]: row for row in results.get("closed_loop") or []}
@@ -234,10 +248,8 @@ def _ratio_targets(results: dict, add) -> None:
         for position in ("start", "end"):
             page = longest[position]["game_page"]
             cold = longest[position].get("game_page_cold") or page
-            # Runs before the bench put the session back after emptying the cache counted its re-read too.
-            session = "SELECT django_session"
-            reread = int(session in cold.get("sql", []) and session not in page.get("sql", []))
-            cold_queries = cold["queries"] - reread
+            reread = _session_reread(longest[position])
+            cold_queries = cold_queries_of(longest[position])
             add(f"game page queries ({position} of a 4-player Konamon! game)", f"≤ {PAGE_QUERIES}",
                 f"{page['queries']} (board cached) / {cold_queries} (first view of a version"
                 + (", not counting the session the bench's emptied cache made it re-read" if reread else "") + ")",
@@ -388,6 +400,18 @@ def markdown(results: dict) -> str:
         table(results),
         "",
     ]
+    if results.get("before"):
+        from bench import compare
+
+        before, after = compare.sides(results)
+        source = results["before"].get("source") or {}
+        out += ["## Before and after, same run (issue 33)", "",
+                f"The baseline `{source.get('commit', '?')[:7]}` (`--before {source.get('rev', '?')}`) served from "
+                f"its checkout `{source.get('tree', '?')}` with its own database ({source.get('migrations', '?')} "
+                "migrations), this venv and this tree's bench/, beside this tree's site, by the same load "
+                "generators; the closed loop at each level ran for it, then for this tree, and the interleaved "
+                "level once more for it. Its targets in full: `python -m bench.compare bench/results.json`.", "",
+                compare.issue33_markdown(before, after, same_run=True), ""]
     engines = results.get("engines")
     if engines:
         out += ["## 1. Engines", "", "Complete bot-vs-bot games (every seat plays `bot_move`), one process pinned "

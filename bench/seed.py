@@ -74,6 +74,12 @@ def http_pool(name: str, games: int, *, offset: int = 0) -> list[dict]:
     return pool
 
 
+def http_pools(plan: list[tuple[str, int, int]]) -> dict[str, list[dict]]:
+    """The pools of a run, by name: ``(name, games, offset)`` each (the offset picks the first game's engine, so a
+    pool seeded again, or in the other tree of ``--before``, plays the same games in turn)."""
+    return {name: http_pool(name, games, offset=offset) for name, games, offset in plan}
+
+
 # Histories (bulk: thousands of finished games in seconds) ----------------------------------
 
 

@@ -6,6 +6,8 @@
   DEBUG=0, SECRET_KEY, ALLOWED_HOSTS=127.0.0.1, no SSL redirect, cookies not secure)
   on a free loopback port. Each process gets its own session, so stopping it
   stops its children too; only processes this module started are ever signalled.
+  It serves the source tree it is given (``source``: this one by default; ``--before REV`` serves another
+  commit's checkout beside it, bench/before.py, with its own queues and cache prefix).
 """
 
 from __future__ import annotations
@@ -64,6 +66,13 @@ def free_port_on(host: str) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return sock.getsockname()[1]
+
+
+def queue_names(env) -> tuple[str, str, str]:
+    """The Celery queues of a bench stack (main, outgoing, slow): ``BENCH_QUEUE`` names them apart, so two stacks
+    on one broker (a run with ``--before``) never take each other's tasks."""
+    main = env.get("BENCH_QUEUE") or "mammamia-bench"
+    return main, f"{main}-outgoing", f"{main}-slow"
 
 
 def production_environment(*, database_url: str, email_port: int, work_dir: Path) -> dict[str, str]:
@@ -134,6 +143,9 @@ class Stack:
     processes: dict[str, Process] = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict)
     on_start: Callable[[int], None] | None = None  # e.g. renice each process started from now on
+    source: Path = BASE_DIR  # the tree served (another commit's checkout for --before)
+    python: str = sys.executable
+    label: str = ""  # names its Celery workers apart from another stack's on the same broker
 
     @property
     def base_url(self) -> str:
@@ -147,7 +159,7 @@ class Stack:
         log = self.work_dir / f"{name}.log"
         handle = log.open("ab")
         popen = subprocess.Popen(
-            argv, cwd=BASE_DIR, env={**self.env, **(env or {})}, stdin=subprocess.DEVNULL, stdout=handle,
+            argv, cwd=self.source, env={**self.env, **(env or {})}, stdin=subprocess.DEVNULL, stdout=handle,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
@@ -160,28 +172,29 @@ class Stack:
 
     def start_mail(self) -> None:
         self.mail_dir.mkdir(parents=True, exist_ok=True)
-        self._start("mail", [sys.executable, "-m", "mammamia.mailcatcher", "--host", "127.0.0.1",
+        self._start("mail", [self.python, "-m", "mammamia.mailcatcher", "--host", "127.0.0.1",
                              "--port", str(self.email_port), "--folder", str(self.mail_dir)])
         _wait(lambda: _port_open(self.email_port), 20, "the mail catcher")
 
     def start_workers(self) -> None:
-        from bench import settings as bench_settings
         from mammamia.workers import worker_commands
 
         # One worker per queue, as in production: the main one with the bench's concurrency.
-        for name, argv in worker_commands(sys.executable, concurrency=self.celery_concurrency,
-                                          name=f"bench-{os.getpid()}", loglevel="warning",
+        main_queue, outgoing_queue, slow_queue = queue_names(self.env)
+        node = f"bench-{self.label}-{os.getpid()}" if self.label else f"bench-{os.getpid()}"
+        for name, argv in worker_commands(self.python, concurrency=self.celery_concurrency,
+                                          name=node, loglevel="warning",
                                           extra=("--without-gossip", "--without-mingle"),
-                                          main_queue=bench_settings.CELERY_TASK_DEFAULT_QUEUE,
-                                          outgoing_queue=bench_settings.CELERY_OUTGOING_QUEUE,
-                                          slow_queue=bench_settings.CELERY_SLOW_QUEUE).items():
+                                          main_queue=main_queue, outgoing_queue=outgoing_queue,
+                                          slow_queue=slow_queue).items():
             self._start(name, argv)
         from mammamia.celery import app
 
         def answers() -> bool:
             self._alive("worker")
             self._alive("worker-outgoing")
-            return len(app.control.ping(timeout=0.5)) >= 2
+            # This stack's own workers: another stack's on the same broker answer pings too.
+            return sum(f"-{node}@" in name for reply in app.control.ping(timeout=0.5) for name in reply) >= 2
 
         _wait(answers, 60, "the Celery worker")
 
@@ -211,11 +224,11 @@ class Stack:
         workers = workers or self.web_workers
         address = f"{host}:{port}"
         if server == "gunicorn":
-            argv = [sys.executable, "-m", "gunicorn", "mammamia.wsgi", "-b", address, "-w", str(workers),
+            argv = [self.python, "-m", "gunicorn", "mammamia.wsgi", "-b", address, "-w", str(workers),
                     "--backlog", "2048", "--timeout", "60", "--graceful-timeout", "10"]
         elif server in ("granian", "granian-asgi"):
             wsgi = server == "granian"
-            argv = [sys.executable, "-m", "granian", "--interface", "wsgi" if wsgi else "asgi",
+            argv = [self.python, "-m", "granian", "--interface", "wsgi" if wsgi else "asgi",
                     "mammamia.wsgi:application" if wsgi else "mammamia.asgi:application",
                     "--host", host, "--port", str(port), "--workers", str(workers), "--backlog", "2048",
                     "--no-ws", "--log-level", "warning"]
@@ -223,7 +236,7 @@ class Stack:
                 # As many blocking threads per process as the ASGI site's WEB_THREADS, so the two compare.
                 argv += ["--blocking-threads", self.env.get("WEB_THREADS", "4")]
         else:
-            argv = [sys.executable, "-m", "uvicorn", "mammamia.asgi:application", "--host", host,
+            argv = [self.python, "-m", "uvicorn", "mammamia.asgi:application", "--host", host,
                     "--port", str(port), "--workers", str(workers), "--backlog", "4096",
                     "--timeout-graceful-shutdown", "5", *(self.web_options or ["--no-access-log"])]
         self._start(name, argv, env=env)
@@ -285,11 +298,13 @@ def _wait(check, seconds: float, what: str) -> None:
     raise RuntimeError(f"{what} did not come up within {seconds:.0f} s")
 
 
-def run_json_module(module: str, plan: dict, timeout: float) -> dict:
+def run_json_module(module: str, plan: dict, timeout: float, *, source: Path = BASE_DIR, python: str | None = None,
+                    env: dict[str, str] | None = None) -> dict:
     """Run ``python -m <module>`` with ``plan`` as JSON on its stdin and return the JSON it prints (the bench's
-    load generators run as their own processes so their CPU is not the site's)."""
-    done = subprocess.run([sys.executable, "-m", module], cwd=BASE_DIR, input=json.dumps(plan),
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    load generators run as their own processes so their CPU is not the site's; ``source`` and ``env``: in
+    another tree, e.g. the baseline's of ``--before``)."""
+    done = subprocess.run([python or sys.executable, "-m", module], cwd=source, input=json.dumps(plan),
+                          capture_output=True, text=True, timeout=timeout, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"{module} failed ({done.returncode}):\n{done.stderr[-4000:]}")
     return json.loads(done.stdout)
