@@ -1,12 +1,12 @@
 """``{% fixed %}…{% endfixed %}``: a part of a page that is the same for every request in one language, rendered
-once per process and language instead of on every page (issue 33: a game page's fixed parts, its `<template>`s, keyboard
-commands, language menu and scripts, were ~60 translations, URLs and static paths looked up on every view).
+once per process and language instead of on every page (issue 33: a game page's fixed parts, its `<template>`s,
+keyboard commands, language menu and scripts, were ~60 translations, URLs and static paths looked up on every view).
 
 The part is rendered with none of the page's variables, so it cannot come to depend on the viewer by mistake (a
 variable in it renders empty, which shows at once): only the values named in the tag are given to it, and they are
 part of what it is kept under, with the language, the URL configuration and prefix and ``STATIC_URL``::
 
-    {% load fragments %}{% fixed languages=LANGUAGES %}<select>{% for code, name in languages %}…{% endfor %}{% endfixed %}
+    {% fixed languages=LANGUAGES %}<select>{% for code, name in languages %}…{% endfor %}</select>{% endfixed %}
 
 Kept on the template's own node: a template parsed again (a development server's loader) starts empty.
 """

@@ -288,7 +288,9 @@ def log_lines(lines) -> str:
         at, when = line.get("at"), ""
         if at:
             local = timezone.template_localtime(at)
-            day = f"{conditional_escape(formats.date_format(local, 'SHORT_DATE_FORMAT'))} " if line.get("new_day") else ""
+            day = ""
+            if line.get("new_day"):
+                day = f"{conditional_escape(formats.date_format(local, 'SHORT_DATE_FORMAT'))} "
             when = (f'<time class="log-time" datetime="{conditional_escape(formats.date_format(local, "c"))}">{day}'
                     f"{conditional_escape(formats.time_format(local, 'TIME_FORMAT'))}</time> ")
         text = line.get("text")

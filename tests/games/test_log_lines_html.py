@@ -13,10 +13,23 @@ from django.utils.safestring import mark_safe
 from games.templatetags.games_tags import log_lines
 
 # The templates games/_log_lines.html and games/_log_seal.html as they were before the tag.
-FORMER_LINES = """{% load i18n %}{% comment %}Log lines (issue 19): each with its time in the reader's time zone (with the date on a new day), round breaks, lines for hidden plays. Needs: lines.{% endcomment %}<ol class="log-lines">{% for line in lines %}<li class="log-line{% if line.platform %} log-platform{% endif %}{% if line.round_break %} log-round{% endif %}{% if line.hidden %} log-hidden{% endif %}">{% if line.at %}<time class="log-time" datetime="{{ line.at|date:'c' }}">{% if line.new_day %}{{ line.at|date:"SHORT_DATE_FORMAT" }} {% endif %}{{ line.at|time:"TIME_FORMAT" }}</time> {% endif %}<span class="log-text">{{ line.text }}</span>{% if line.commitment %} {% include "games/_log_seal.html" %}{% endif %}</li>{% endfor %}</ol>
-"""
-FORMER_SEAL = """{% load i18n %}<span class="log-seal" title="{% translate 'Sealed: the SHA-256 of this secret choice with a random salt. The salt is shown at the reveal, so anyone can check nothing was changed.' %}">{% translate "sealed" %} <code>{{ line.commitment|slice:":12" }}…</code></span>
-"""
+FORMER_LINES = (
+    "{% load i18n %}{% comment %}Log lines (issue 19): each with its time in the reader's time "
+    'zone (with the date on a new day), round breaks, lines for hidden plays. Needs: lines.{% e'
+    'ndcomment %}<ol class="log-lines">{% for line in lines %}<li class="log-line{% if line.pla'
+    'tform %} log-platform{% endif %}{% if line.round_break %} log-round{% endif %}{% if line.h'
+    'idden %} log-hidden{% endif %}">{% if line.at %}<time class="log-time" datetime="{{ line.a'
+    't|date:\'c\' }}">{% if line.new_day %}{{ line.at|date:"SHORT_DATE_FORMAT" }} {% endif %}{{ l'
+    'ine.at|time:"TIME_FORMAT" }}</time> {% endif %}<span class="log-text">{{ line.text }}</spa'
+    'n>{% if line.commitment %} {% include "games/_log_seal.html" %}{% endif %}</li>{% endfor %'
+    '}</ol>\n'
+)
+FORMER_SEAL = (
+    '{% load i18n %}<span class="log-seal" title="{% translate \'Sealed: the SHA-256 of this sec'
+    'ret choice with a random salt. The salt is shown at the reveal, so anyone can check nothin'
+    'g was changed.\' %}">{% translate "sealed" %} <code>{{ line.commitment|slice:":12" }}…</cod'
+    'e></span>\n'
+)
 
 
 def former_html(lines) -> str:
