@@ -31,7 +31,13 @@ class FixedNode(template.Node):
 
     def render(self, context) -> str:
         values = {name: value.resolve(context) for name, value in self.inputs.items()}
-        key = (translation.get_language(), get_urlconf(), get_script_prefix(), settings.STATIC_URL, repr(values))
+        key = (
+            translation.get_language(),
+            get_urlconf() or settings.ROOT_URLCONF,
+            get_script_prefix(),
+            settings.STATIC_URL,
+            repr(values),
+        )
         html = self.rendered.get(key)
         if html is None:
             html = self.rendered[key] = self.nodelist.render(context.new(values))
