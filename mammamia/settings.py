@@ -99,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "mammamia.context_processors.site",
             ],
+            "libraries": {"fragments": "mammamia.fragments"},  # {% fixed %}: rendered once per language
         },
     },
 ]

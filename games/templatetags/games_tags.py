@@ -10,7 +10,7 @@ from django import template
 from django.contrib.humanize.templatetags.humanize import naturaltime as humanize_naturaltime
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.template.defaultfilters import floatformat
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext
@@ -262,3 +262,42 @@ def panels(context, place: str):
     from games import panels as registry
 
     return registry.render(context, (context.get("panels") or {}).get(place) or [])
+
+
+@register.simple_tag
+def log_lines(lines) -> str:
+    """The log's lines (issue 19) as ``<ol class="log-lines">``: each with its time in the reader's time zone (with
+    the date on a new day), round breaks, lines for hidden plays and the seal of a secret choice. Written here rather
+    than as a template: a page's 20 lines cost ~5 ms of Django template nodes, ~0.5 ms this way (issue 33); the
+    HTML is the template's, byte for byte (tests/games/test_log_lines_html.py)."""
+    # As {% translate "literal" %} gives them: a literal's translation is not escaped.
+    seal_title = _(
+        "Sealed: the SHA-256 of this secret choice with a random salt. The salt is shown at the reveal, so anyone "
+        "can check nothing was changed."
+    )
+    sealed = _("sealed")
+    items = []
+    for line in lines:
+        classes = "log-line"
+        if line.get("platform"):
+            classes += " log-platform"
+        if line.get("round_break"):
+            classes += " log-round"
+        if line.get("hidden"):
+            classes += " log-hidden"
+        at, when = line.get("at"), ""
+        if at:
+            local = timezone.template_localtime(at)
+            day = ""
+            if line.get("new_day"):
+                day = f"{conditional_escape(formats.date_format(local, 'SHORT_DATE_FORMAT'))} "
+            when = (f'<time class="log-time" datetime="{conditional_escape(formats.date_format(local, "c"))}">{day}'
+                    f"{conditional_escape(formats.time_format(local, 'TIME_FORMAT'))}</time> ")
+        text = line.get("text")
+        text = conditional_escape(text if isinstance(text, str) else str(text))
+        seal = ""
+        if commitment := line.get("commitment"):
+            seal = (f' <span class="log-seal" title="{seal_title}">{sealed} <code>{conditional_escape(commitment[:12])}'
+                    "…</code></span>\n")
+        items.append(f'<li class="{classes}">{when}<span class="log-text">{text}</span>{seal}</li>')
+    return mark_safe(f'<ol class="log-lines">{"".join(items)}</ol>\n')  # noqa: S308 - every value escaped above
