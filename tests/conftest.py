@@ -5,6 +5,8 @@ from __future__ import annotations
 import factory
 import pytest
 from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.utils import translation
 
 from mammamia.celery import app as celery_app
 
@@ -31,6 +33,16 @@ def _plain_http_fast_hashing_plain_static(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _site_language_at_start():
+    """Each test starts in the site's language (English): a request through LocaleMiddleware leaves its
+    language active in the process, so a test calling a service directly after another test's French request
+    would read French (which tests ran before it in the same process depends on how xdist shares them out)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
