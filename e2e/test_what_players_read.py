@@ -64,18 +64,28 @@ print(game.pk)
 def seeded_game(stack, slug: str, seed: int, bots: int, players, hours: int = 0) -> int:
     """A game created on the server with the deal of ``seed`` (``create_game``, as the form posts to) and a
     per-move limit of ``hours`` (0: none)."""
+    return int(on_server(stack, SEEDED_GAME, slug, seed, bots, hours, *(p.username for p in players)))
+
+
+def on_server(stack, script: str, *args) -> str:
+    """The last line ``script`` prints, run with the site's settings and database (as the server would)."""
     import subprocess
     import sys
 
     from e2e.stack import BASE_DIR
 
     result = subprocess.run(
-        [sys.executable, "-c", SEEDED_GAME, slug, str(seed), str(bots), str(hours), *(p.username for p in players)],
+        [sys.executable, "-c", script, *map(str, args)],
         cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    return int(result.stdout.strip().splitlines()[-1])
+    return result.stdout.strip().splitlines()[-1]
+
+
+def open_resign_and_tick(page) -> None:
+    page.get_by_text("Resign…").click()
+    page.get_by_label("Yes, I resign from this game.").check()
 
 
 def test_after_a_resignation_the_log_and_the_banner_name_the_same_winner(player_factory, checker, stack):
@@ -86,8 +96,7 @@ def test_after_a_resignation_the_log_and_the_banner_name_the_same_winner(player_
     for player in players:
         page = player.page
         page.goto(f"/games/{game_id}/")
-        page.get_by_text("Resign…").click()
-        page.get_by_label("Yes, I resign from this game.").check()
+        open_resign_and_tick(page)
         page.get_by_role("button", name="Resign", exact=True).click()
         expect(page.locator(".messages")).to_contain_text("You resigned")
     for player in players:
@@ -129,11 +138,6 @@ print(seat.user.username)
 def test_a_live_update_keeps_resign_open_and_its_box_ticked(player_factory, checker, stack):
     # CI of stop 38: a bot moved while a player had "Resign…" open; the live update replaced the table and
     # closed it under the player's finger (static/js/game.js keeps an opened <details id> open).
-    import subprocess
-    import sys
-
-    from e2e.stack import BASE_DIR
-
     players = [player_factory("keep", "desktop"), player_factory("keep", "phone")]
     game_id = seeded_game(stack, "marumiere", 12, 1, players)
     for player in players:
@@ -141,14 +145,8 @@ def test_a_live_update_keeps_resign_open_and_its_box_ticked(player_factory, chec
         page.goto(f"/games/{game_id}/")
         expect(page.locator("html")).to_have_attribute("data-live", "streaming", timeout=15_000)
         token = page.locator("#live").get_attribute("data-live-token")
-        page.get_by_text("Resign…").click()
-        page.get_by_label("Yes, I resign from this game.").check()
-        moved = subprocess.run(  # someone moves (from another device, for this page's own player)
-            [sys.executable, "-c", ONE_HUMAN_MOVE, str(game_id)], cwd=BASE_DIR,
-            env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
-            capture_output=True, text=True, timeout=120, check=False,
-        )
-        assert moved.returncode == 0, moved.stderr[-2000:]
+        open_resign_and_tick(page)
+        on_server(stack, ONE_HUMAN_MOVE, game_id)  # someone moves (from another device, for this page's own player)
         expect(page.locator("#live")).not_to_have_attribute("data-live-token", token, timeout=30_000)
         expect(page.locator("details#resign")).to_have_attribute("open", "")
         expect(page.get_by_label("Yes, I resign from this game.")).to_be_checked()
