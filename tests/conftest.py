@@ -41,8 +41,6 @@ def _site_language_at_start():
     language active in the process, so a test calling a service directly after another test's French request
     would read French (which tests ran before it in the same process depends on how xdist shares them out)."""
     translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
