@@ -151,6 +151,8 @@ def test_a_live_update_keeps_resign_open_and_its_box_ticked(player_factory, chec
         expect(page.locator("details#resign")).to_have_attribute("open", "")
         expect(page.get_by_label("Yes, I resign from this game.")).to_be_checked()
         checker.page(page, f"resign kept open through a live update ({player.viewport})")
+        page.locator("details#resign").scroll_into_view_if_needed()
+        page.screenshot(path=str(checker.shots / f"resign-kept-open-{player.viewport}.png"))
 
 
 def test_the_status_line_and_the_players_clock_read_the_same(player_factory, checker, stack):
