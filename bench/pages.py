@@ -25,8 +25,14 @@ class MoveForm:
 
     def fill(self, rng: random.Random) -> list[tuple[str, str]]:
         data = list(self.hidden)
+        chosen: set[str] = set()
         for name, values in self.radios.items():
-            data.append((name, rng.choice(values)))
+            # A player picks different things in different groups: Konamon!'s "Card to play" and "Card to
+            # discard" offer the same cards, and the same card twice is refused (a clear 400, rightly).
+            fresh = [value for value in values if value not in chosen] or values
+            choice = rng.choice(fresh)
+            chosen.add(choice)
+            data.append((name, choice))
         if self.buttons:
             data.append(rng.choice(self.buttons))
         return data
