@@ -55,6 +55,8 @@ ACTIONS: dict[int, dict[str, int]] = {
     card["number"]: {"prep": card["prep"], "bake": card["bake"], "hand_over": card["hand_over"]}
     for card in DATA["actions"]
 }
+# A card's counts as a key: the bot's simulations depend only on these (60 cards, 14 kinds).
+ACTION_COUNTS: dict[int, tuple[int, ...]] = {card: tuple(counts.values()) for card, counts in ACTIONS.items()}
 CUSTOMERS: dict[str, dict[str, Any]] = {customer["id"]: customer for customer in DATA["customers"]}
 ORDERS: dict[str, dict[str, int]] = {
     cid: {product: customer["orders"].count(product) for product in PRODUCTS if product in customer["orders"]}
@@ -981,7 +983,21 @@ class Konamon(Engine):
         moves = self.legal_moves(state, seat)
         if not moves:
             raise _illegal("game_over") if self.is_over(state) else _illegal("not_your_turn")
-        return bot.obvious_move(moves) or bot.choose_move(self._table_view(state), moves)
+        return bot.obvious_move(moves) or bot.choose_move(self._bot_table_view(state), moves)
+
+    @staticmethod
+    def _bot_table_view(state: State) -> View:
+        """The public table as the bot reads it: the part of ``_table_view`` it uses (boards, stock, and each
+        customer's id, mood, bonus and what it lacks), the boards and stock not copied (the bot only reads them;
+        its simulations work on copies). The search's playouts ask for it at every bot move (issue 28)."""
+        return {
+            "boards": state["boards"],
+            "stock": state["stock"],
+            "customers": [
+                {"id": c["id"], "mood": c["mood"], "bonus": CUSTOMERS[c["id"]]["bonus"], "missing": missing(c)}
+                for c in state["customers"]
+            ],
+        }
 
 
 # The bot ---------------------------------------------------------------------------------
@@ -1008,7 +1024,8 @@ class Bot:
         kind = moves[0]["type"]
         table = self.table(view)
         if kind == "choose":
-            return max(moves, key=lambda move: self.choice_value(table, move))
+            simulated: dict[tuple, tuple[int, dict[str, Any]]] = {}
+            return max(moves, key=lambda move: self.choice_value(table, move, simulated))
         if kind == "unload":
             return max(moves, key=lambda move: self.keep_value(table, move["keep"]))
         steps = [move for move in moves if move["type"] != "next"]
@@ -1067,35 +1084,72 @@ class Bot:
         need = table["need"]
         return sum(min(keep.count(p), max(0, need[p] - table["showcase"][p])) for p in PRODUCTS)
 
-    def choice_value(self, table: dict[str, Any], move: Move) -> tuple:
-        """Points the card(s) would score on the visible table; then lower numbers, then a high discard."""
-        trial = self.copy_table(table)
-        points = sum(self.simulate(trial, ACTIONS[card]) for card in move["cards"])
+    def choice_value(self, table: dict[str, Any], move: Move, simulated: dict[tuple, Any] | None = None) -> tuple:
+        """Points the card(s) would score on the visible table; then lower numbers, then a high discard.
+
+        ``simulated``: the tables after each run of cards already simulated in this decision, by their counts.
+        A simulation depends only on the table and the cards' counts, and 60 cards have 14 kinds of counts, so
+        a hand's dozens of pairs need a few simulations, not two each: the search's playouts call this for
+        every choice of every seat (issue 28: most of a strong Konamon! decision's time)."""
+        simulated = {} if simulated is None else simulated
+        points, trial, run = 0, table, ()
+        for card in move["cards"]:
+            run += (ACTION_COUNTS[card],)
+            if run not in simulated:
+                after = self.copy_table(trial)
+                simulated[run] = (points + self.simulate(after, ACTIONS[card]), after)
+            points, trial = simulated[run]
         return (points, -sum(move["cards"]), move.get("discard") or 0)
 
     def simulate(self, table: dict[str, Any], counts: dict[str, int]) -> int:
-        """Carry out a card greedily on ``table``, as the bot would; the points it scores."""
+        """Carry out a card greedily on ``table``, as the bot would; the points it scores.
+
+        Each step takes the product (or customer) of the highest ``prep_value``/``bake_value``/``hand_over_value``,
+        the first in ``PRODUCTS`` order (then the track's order) on a tie, as ``max`` would; written out
+        because the search's playouts run it millions of times (issue 28)."""
+        stock, cooking, stove, showcase = table["stock"], table["cooking"], table["stove"], table["showcase"]
+        need = table["need"]
         points = 0
         for _ in range(counts["prep"]):
-            if total(table["cooking"]) >= BOARD_LIMIT or not total(table["stock"]):
+            if sum(cooking.values()) >= BOARD_LIMIT:
                 break
-            product = max((p for p in PRODUCTS if table["stock"][p]), key=lambda p: self.prep_value(table, p))
-            move_chip(table["stock"], table["cooking"], product)
+            best, best_value = None, 0
+            for p in PRODUCTS:
+                if stock[p]:
+                    value = need[p] - cooking[p] - stove[p] - showcase[p]
+                    if best is None or value > best_value:
+                        best, best_value = p, value
+            if best is None:  # the stock is empty
+                break
+            stock[best] -= 1
+            cooking[best] += 1
             points += 1
         for _ in range(counts["bake"]):
-            if total(table["stove"]) >= BOARD_LIMIT or not total(table["cooking"]):
+            if sum(stove.values()) >= BOARD_LIMIT:
                 break
-            product = max((p for p in PRODUCTS if table["cooking"][p]), key=lambda p: self.bake_value(table, p))
-            move_chip(table["cooking"], table["stove"], product)
+            best, best_value = None, 0
+            for p in PRODUCTS:
+                if cooking[p]:
+                    value = need[p] - stove[p] - showcase[p]
+                    if best is None or value > best_value:
+                        best, best_value = p, value
+            if best is None:  # nothing is cooking
+                break
+            cooking[best] -= 1
+            stove[best] += 1
             points += 1
         for _ in range(counts["hand_over"]):
-            options = [
-                (c, p) for p in PRODUCTS if table["showcase"][p] for c in table["customers"] if c["missing"].get(p)
-            ]
-            if not options:
+            # A customer's hand-over value does not depend on the product: one value per customer.
+            values = {c["id"]: self.hand_over_value(c, "") for c in table["customers"]}
+            best, best_value = None, None
+            for p in PRODUCTS:
+                if showcase[p]:
+                    for c in table["customers"]:
+                        if c["missing"].get(p) and (best is None or values[c["id"]] > best_value):
+                            best, best_value = (c, p), values[c["id"]]
+            if best is None:
                 break
-            customer, product = max(options, key=lambda option: self.hand_over_value(*option))
-            points += 1 + self.serve(table, customer, product)
+            points += 1 + self.serve(table, *best)
         return points
 
     @staticmethod

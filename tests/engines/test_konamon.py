@@ -1182,3 +1182,71 @@ def test_the_bot_clearly_beats_random_play():
         state = playout(players, 1000 + game, policy={bot_seat})
         wins += engine.outcome(state)[bot_seat]["rank"] == 1
     assert wins >= 34
+
+
+# The bot's hot path, written out for the search's playouts (issue 28), decides as the plain reading does -----
+
+
+def _plain_simulate(table, counts):
+    """The bot's card simulation as first written (``max`` over ``prep_value``/``bake_value``/``hand_over_value``):
+    the reference the written-out ``Bot.simulate`` must agree with, step for step."""
+    bot, points = k.bot, 0
+    for _ in range(counts["prep"]):
+        if k.total(table["cooking"]) >= k.BOARD_LIMIT or not k.total(table["stock"]):
+            break
+        product = max((p for p in k.PRODUCTS if table["stock"][p]), key=lambda p: bot.prep_value(table, p))
+        k.move_chip(table["stock"], table["cooking"], product)
+        points += 1
+    for _ in range(counts["bake"]):
+        if k.total(table["stove"]) >= k.BOARD_LIMIT or not k.total(table["cooking"]):
+            break
+        product = max((p for p in k.PRODUCTS if table["cooking"][p]), key=lambda p: bot.bake_value(table, p))
+        k.move_chip(table["cooking"], table["stove"], product)
+        points += 1
+    for _ in range(counts["hand_over"]):
+        showcase, customers = table["showcase"], table["customers"]
+        options = [(c, p) for p in k.PRODUCTS if showcase[p] for c in customers if c["missing"].get(p)]
+        if not options:
+            break
+        customer, product = max(options, key=lambda option: bot.hand_over_value(*option))
+        points += 1 + bot.serve(table, customer, product)
+    return points
+
+
+def _tables_along_games(players: int, games: int):
+    """The bot's table at every choice of some seeded games, half the moves random so odd tables come up."""
+    engine = get_engine("konamon")
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = engine.setup(players, seed=seed)
+        while not engine.is_over(state):
+            seat = engine.waiting_for(state)[0]
+            moves = engine.legal_moves(state, seat)
+            if state["phase"] == "choose":
+                yield k.Bot.table(engine._bot_table_view(state)), moves
+            state = engine.play(state, seat, rng.choice(moves) if rng.random() < 0.5 else engine.bot_move(state, seat))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_written_out_card_simulation_takes_the_steps_of_the_plain_reading(players):
+    compared = 0
+    for table, _moves in _tables_along_games(players, games=6):
+        for card in sorted(k.ACTIONS):
+            fast, plain = k.Bot.copy_table(table), k.Bot.copy_table(table)
+            assert k.bot.simulate(fast, k.ACTIONS[card]) == _plain_simulate(plain, k.ACTIONS[card])
+            assert fast == plain, "the same chips moved, the same customers served"
+            compared += 1
+    assert compared > 1000
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_choice_valued_with_shared_simulations_is_valued_as_alone(players):
+    """``choice_value`` reuses the simulations of the cards' counts within one decision; each move's value is
+    the one it gets computed alone, so the bot chooses the same card."""
+    compared = 0
+    for table, moves in _tables_along_games(players, games=6):
+        shared: dict = {}
+        for move in moves:
+            assert k.bot.choice_value(table, move, shared) == k.bot.choice_value(table, move)
+            compared += 1
+    assert compared > 200
