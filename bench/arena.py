@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from bench.compare import replace_block
 from games.engines import engine_slugs, get_engine
 from games.engines.search import budget_for, choose_move, has_search
 
@@ -273,6 +274,26 @@ def extend(rows: list[Row], deals: range, block: int, records: Path, after_block
             return
 
 
+README_MARKER = "arena-table"
+
+
+def readme_block(results: dict) -> str:
+    """The README's arena block: when, the command, whether every row has its deals, and the table."""
+    short = [row["deals"] for row in results["rows"] if row["deals"] < TARGET_DEALS]
+    if short:
+        state = (
+            f"{len(short)} of {len(results['rows'])} rows at {min(short)}–{max(short)} of the {TARGET_DEALS} deals "
+            "the targets ask: **those rows are not judged yet**"
+        )
+    else:
+        state = f"every row at its {TARGET_DEALS} deals or more"
+    head = (
+        f"Records as of {results['when']} (`make arena ARENA_ARGS=\"--summary --readme\"` rewrites this block from "
+        f"`{results['records']}`; {state}):"
+    )
+    return "\n".join([head, "", *summary_lines(results)])
+
+
 def summary_lines(results: dict) -> list[str]:
     """The arena as Markdown table rows, for this command's output and ``make bench``'s report."""
     lines = [
@@ -321,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=Path, default=None, help=f"deal records (default {RECORDS.name})")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--cpu", type=int, default=None, help="pin to this CPU (default: the last one allowed)")
+    parser.add_argument(
+        "--readme", type=Path, nargs="?", const=ROOT / "README.md", default=None,
+        help="rewrite the arena table of the README (or of this file) from the records",
+    )
     args = parser.parse_args(argv)
     deals, budget = (6, 20) if args.quick else (args.deals, args.budget)
     records = args.records or (QUICK_RECORDS if args.quick else RECORDS)
@@ -350,7 +375,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.summary:
         extend(rows, range(args.first, deals + 1), args.block, records, write_summary, log)
-    print("\n".join(summary_lines(write_summary())))
+    results = write_summary()
+    print("\n".join(summary_lines(results)))
+    if args.readme:
+        args.readme.write_text(replace_block(args.readme.read_text(), readme_block(results), name=README_MARKER))
+        log(f"{args.readme.name}: the {README_MARKER} block rewritten")
     return 0
 
 

@@ -106,3 +106,14 @@ def test_the_fingerprint_follows_the_budget_and_the_code_not_its_comments(tmp_pa
 def test_a_second_process_takes_the_seeds_from_first_up(tmp_path):
     row, records = run(tmp_path, "--first", "3", "--deals", "4")
     assert sorted(r["deal"] for r in records) == [3, 4] and row["deals"] == 2
+
+
+def test_the_readme_block_is_rewritten_from_the_records_and_says_which_rows_are_short(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Site\n\n<!-- arena-table -->\nold figures\n<!-- /arena-table -->\n\nAfter.\n")
+    run(tmp_path, "--deals", "3")
+    run(tmp_path, "--summary", "--readme", str(readme))
+    text = readme.read_text()
+    assert "old figures" not in text and text.startswith("# Site\n") and text.endswith("\n\nAfter.\n")
+    assert "1 of 1 rows at 3–3 of the 400 deals" in text
+    assert "| hidden-number | 2 | strong vs normal | 3 |" in text
