@@ -20,8 +20,9 @@ from games.engines.base import State, View
 from .engine import ACTIONS, CUSTOMERS, engine
 
 # Playouts per strong decision (games.engines.search.budget_for): a playout is a whole game of many small
-# steps; at 100 p95 was 0.89–0.90 s of one core, too near the 1 s (python -m bench.search_cpu --only konamon).
-BUDGET = 80
+# steps. At 100, p95 was 0.89–0.90 s of one core, too near the 1 s, so 80; since the bot's card simulations
+# are shared and written out (28 Nov 2026) 100 takes ~0.7 s at p95 (python -m bench.search_cpu --only konamon).
+BUDGET = 100
 
 
 def _chosen_size(players: int) -> int:
