@@ -1191,18 +1191,16 @@ def _plain_simulate(table, counts):
     """The bot's card simulation as first written (``max`` over ``prep_value``/``bake_value``/``hand_over_value``):
     the reference the written-out ``Bot.simulate`` must agree with, step for step."""
     bot, points = k.bot, 0
-    for _ in range(counts["prep"]):
-        if k.total(table["cooking"]) >= k.BOARD_LIMIT or not k.total(table["stock"]):
-            break
-        product = max((p for p in k.PRODUCTS if table["stock"][p]), key=lambda p: bot.prep_value(table, p))
-        k.move_chip(table["stock"], table["cooking"], product)
-        points += 1
-    for _ in range(counts["bake"]):
-        if k.total(table["stove"]) >= k.BOARD_LIMIT or not k.total(table["cooking"]):
-            break
-        product = max((p for p in k.PRODUCTS if table["cooking"][p]), key=lambda p: bot.bake_value(table, p))
-        k.move_chip(table["cooking"], table["stove"], product)
-        points += 1
+    for process, source, target, value in (
+        ("prep", "stock", "cooking", bot.prep_value),
+        ("bake", "cooking", "stove", bot.bake_value),
+    ):
+        for _ in range(counts[process]):
+            if k.total(table[target]) >= k.BOARD_LIMIT or not k.total(table[source]):
+                break
+            product = max((p for p in k.PRODUCTS if table[source][p]), key=lambda p: value(table, p))
+            k.move_chip(table[source], table[target], product)
+            points += 1
     for _ in range(counts["hand_over"]):
         showcase, customers = table["showcase"], table["customers"]
         options = [(c, p) for p in k.PRODUCTS if showcase[p] for c in customers if c["missing"].get(p)]
