@@ -165,7 +165,7 @@ def join_findings(root: Path) -> Path | None:
              + ", ".join(f"`{p.relative_to(root)}`" for p in parts) + ".", ""]
     for part in parts:
         body = part.read_text(encoding="utf-8").splitlines()[1:]  # without its "# e2e findings"
-        lines += [f"## {part.parent.name}", *(("#" + line) if line.startswith("## ") else line for line in body)]
+        lines += [f"## {part.parent.name}", *(("#" + line) if line.startswith("## ") else line for line in body), ""]
     joined = root / "findings.md"
     joined.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return joined
