@@ -57,8 +57,12 @@ bench: $(BENCH_STAMP)
 arena: $(STAMP)
 	nice -n $${ARENA_NICE:-10} $(BIN)/python -m bench.arena $(ARENA_ARGS)
 
-# Browser tests (e2e/): the site as in production (gunicorn with DEBUG=0, a Celery worker and beat, an SMTP
+# Browser tests (e2e/): the site as in production (uvicorn with DEBUG=0, Celery workers and beat, an SMTP
 # catcher) on a fresh database mammamia_e2e, driven by Playwright with Debian's Chromium. E2E_ARGS go to pytest (naming e2e/ files runs only those).
+# On E2E_WORKERS processes (pytest-xdist; 0: one process, as before, e.g. for -s): each starts a whole stack of its
+# own (database mammamia_e2e_gw0, ..., Redis broker database, ports, var/e2e/gw0/) and writes into
+# $(E2E_ARTIFACTS)/gw0/, ...; findings.md at the top joins theirs. docs/testing.md says more.
+E2E_WORKERS ?= 2
 E2E_STAMP := $(VENV)/.e2e-installed
 E2E_ARTIFACTS ?= $(CURDIR)/e2e-artifacts
 $(E2E_STAMP): $(STAMP) pyproject.toml
@@ -69,7 +73,8 @@ e2e: $(E2E_STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	fc-list :lang=ja | grep -q . || (apt-get update && apt-get install -y fonts-noto-cjk) || echo "No CJK font: Japanese and Chinese show as boxes in the screenshots."  # こなもんっ!, not boxes
 	E2E_ARTIFACTS=$(E2E_ARTIFACTS) E2E_CHROMIUM=$$(command -v chromium) \
-		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning $(if $(filter e2e/%,$(E2E_ARGS)),,e2e) $(E2E_ARGS); \
+		$(BIN)/python -m pytest -p no:django -o addopts="-ra --strict-markers" -W ignore::pytest.PytestConfigWarning \
+		$(if $(filter-out 0,$(E2E_WORKERS)),-n $(E2E_WORKERS) --dist loadgroup) $(if $(filter e2e/%,$(E2E_ARGS)),,e2e) $(E2E_ARGS); \
 		status=$$?; echo "e2e artifacts (screenshots, e-mails, logs, findings.md): $(E2E_ARTIFACTS)"; exit $$status
 
 # The whole matrix of guided first games (issue 27): 3 games x 4 languages x phone and desktop. make e2e runs six.

@@ -1,8 +1,13 @@
 """Session fixtures of the browser tests: the running site, Chromium, the mailbox, findings.
 
-Run with ``make e2e`` (or ``.venv/bin/python -m pytest -p no:django e2e``).
+Run with ``make e2e`` (or ``.venv/bin/python -m pytest -p no:django e2e``, ``-n 2`` for two processes).
 ``E2E_ARTIFACTS`` picks the folder for screenshots, e-mails, logs and findings
 (default ``e2e-artifacts/``); it is emptied at the start of a run.
+
+On several processes (pytest-xdist, ``make e2e``'s ``E2E_WORKERS``) each worker starts a whole stack of its own
+(``e2e/stack.py``) and writes into its own subfolder (``e2e-artifacts/gw0/``, ``gw1/``, ...: logs, mail,
+screenshots, findings.md); the controller empties the folder once before the workers start and at the end joins
+the workers' findings into ``e2e-artifacts/findings.md``.
 """
 
 from __future__ import annotations
@@ -18,11 +23,31 @@ from e2e.stack import BASE_DIR, running_stack
 from e2e.support import CHROMIUM_ARGS, Checker, Findings, Mailbox, Player, WatchedBrowser, new_context, watch_console
 
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+# pytest-xdist's name of this process (gw0, gw1, ...); empty in a run on one process.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def artifacts_root() -> Path:
+    return Path(os.environ.get("E2E_ARTIFACTS") or BASE_DIR / "e2e-artifacts").resolve()
+
+
+def _controller(config) -> bool:
+    """This process hands the tests out to xdist workers and runs none itself."""
+    return not hasattr(config, "workerinput") and config.getoption("dist", default="no") != "no"
+
+
+def pytest_sessionstart(session):
+    # Runs before xdist's own (trylast) starts the workers: a worker's folder is never emptied under it.
+    if _controller(session.config):
+        root = artifacts_root()
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
 
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    folder = Path(os.environ.get("E2E_ARTIFACTS", BASE_DIR / "e2e-artifacts")).resolve()
+    folder = artifacts_root() / WORKER if WORKER else artifacts_root()
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -31,7 +56,7 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="session")
 def stack(artifacts):
-    with running_stack(artifacts) as running:
+    with running_stack(artifacts, worker=WORKER) as running:
         yield running
 
 
@@ -131,6 +156,27 @@ def _fail_on_findings(request, findings, stack):
         pytest.fail(f"{len(fatal)} page defect(s) found (see findings.md):\n{lines}", pytrace=False)
 
 
+def join_findings(root: Path) -> Path | None:
+    """The workers' ``gw*/findings.md`` in one ``findings.md`` at the top (each worker's under its name)."""
+    parts = sorted(root.glob("gw*/findings.md"), key=lambda p: int(p.parent.name.removeprefix("gw") or 0))
+    if not parts:
+        return None
+    lines = ["# e2e findings", "", f"Joined from {len(parts)} processes' files: "
+             + ", ".join(f"`{p.relative_to(root)}`" for p in parts) + ".", ""]
+    for part in parts:
+        body = part.read_text(encoding="utf-8").splitlines()[1:]  # without its "# e2e findings"
+        lines += [f"## {part.parent.name}", *(("#" + line) if line.startswith("## ") else line for line in body), ""]
+    joined = root / "findings.md"
+    joined.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return joined
+
+
 def pytest_sessionfinish(session, exitstatus):
-    folder = os.environ.get("E2E_ARTIFACTS") or str(BASE_DIR / "e2e-artifacts")
-    print(f"\n[e2e] artifacts (screenshots, e-mails, logs, findings.md): {Path(folder).resolve()}", flush=True)
+    if WORKER:
+        return  # the controller speaks for the run
+    root = artifacts_root()
+    if _controller(session.config) and root.exists():
+        joined = join_findings(root)
+        where = f"{joined} (each process's: {root}/gw*/findings.md)" if joined else "none written"
+        print(f"\n[e2e] findings of the {session.config.getoption('numprocesses')} processes: {where}", flush=True)
+    print(f"\n[e2e] artifacts (screenshots, e-mails, logs, findings.md): {root}", flush=True)

@@ -10,8 +10,13 @@ tears down again:
   ``mammamia.devservices`` under ``var/e2e/`` (their own PostgreSQL and Redis,
   so an engineer's ``make run`` worker never steals our tasks);
 - a fresh database ``mammamia_e2e`` (``E2E_DATABASE``) on that PostgreSQL server, migrated;
+- on several processes (``make e2e``'s pytest-xdist workers ``gw0``, ``gw1``, ...) one whole stack per process:
+  its own database ``<E2E_DATABASE>_gw0``, Redis broker database (the run's number + the worker's index),
+  embedded services and collected static files under ``<MAMMAMIA_VAR_DIR or var/e2e>/gw0/``, ports, live-update
+  prefix and cache key prefix (``running_stack(artifacts, worker="gw0")``);
 - uvicorn (the site and its live-update streams) with ``DEBUG=0`` on a free loopback port (plain HTTP, so the HTTPS
-  redirect, secure cookies and HSTS are switched off), after collectstatic;
+  redirect, secure cookies and HSTS are switched off), after collectstatic into the stack's own folder
+  (``e2e/settings.py``: production's settings plus that folder and a cache key prefix);
 - a real Celery worker and Celery beat (bots move after ``BOT_MOVE_DELAY_SECONDS``);
 - the aiosmtpd mail catcher (``mammamia.mailcatcher``) saving every message
   as an ``.eml`` file under ``<artifacts>/mail/``.
@@ -99,26 +104,50 @@ def _connect_kwargs(url: str) -> dict:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-def fresh_database(server_url: str) -> str:
-    """Drop and create the e2e database on the server of ``server_url``; return its URL."""
+def worker_index(worker: str) -> int:
+    """0 for one process (``worker`` empty) and for pytest-xdist's ``gw0``; 1 for ``gw1``, ..."""
+    return int(worker.removeprefix("gw")) if worker else 0
+
+
+def database_name(worker: str = "") -> str:
+    """``E2E_DATABASE``, with the xdist worker's name after it on several processes (``mammamia_e2e_gw1``)."""
+    return f"{E2E_DATABASE}_{worker}" if worker else E2E_DATABASE
+
+
+def fresh_database(server_url: str, name: str) -> str:
+    """Drop and create the database ``name`` on the server of ``server_url``; return its URL."""
     import psycopg
 
     with psycopg.connect(**_connect_kwargs(server_url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{E2E_DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{E2E_DATABASE}"')
-    return _with_database(server_url, E2E_DATABASE)
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return _with_database(server_url, name)
 
 
-def own_broker(url: str) -> str:
+def own_broker(url: str, worker: str = "") -> str:
     """A configured Redis broker, on a database number of our own (a worker of ours must never
-    take another run's queued tasks, nor theirs ours); other brokers as they are."""
+    take another run's queued tasks, nor theirs ours); other brokers as they are. The run's number
+    (``E2E_REDIS_DB``, else the configured one + 8) plus the xdist worker's index: each stack of a run
+    on several processes has its own queues."""
     parts = urlsplit(url)
     configured = parts.path.strip("/")
     if parts.scheme in ("redis", "rediss") and configured.isdigit():
         # A fixed number would have two engineers' runs on one machine play each other's bot moves.
-        database = E2E_REDIS_DB or str((int(configured) + 8) % 16)
+        base = int(E2E_REDIS_DB) if E2E_REDIS_DB else int(configured) + 8
+        database = (base + worker_index(worker)) % 16
+        if database == int(configured):
+            raise ValueError(f"e2e worker {worker} would use the configured Redis database {configured}: "
+                             "run fewer (E2E_WORKERS) or set E2E_REDIS_DB")
         return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
     return url
+
+
+def var_dir(worker: str = "") -> Path:
+    """The stack's folder for embedded services and collected static files: ``MAMMAMIA_VAR_DIR`` (default
+    ``var/e2e``), and in it a folder per xdist worker: two embedded PostgreSQL servers must never share a data
+    directory, nor two ``collectstatic`` runs a manifest."""
+    base = Path(os.environ.get("MAMMAMIA_VAR_DIR") or BASE_DIR / "var" / "e2e")
+    return base / worker if worker else base
 
 
 # Processes ---------------------------------------------------------------------------------------
@@ -241,22 +270,29 @@ def _interrupt_on_sigterm(cleanup: ExitStack) -> None:
 
 
 @contextmanager
-def running_stack(artifacts: Path):
+def running_stack(artifacts: Path, worker: str = ""):
+    """The stack; ``worker`` (pytest-xdist's ``gw0``, ...) when several run side by side, each its own."""
     artifacts.mkdir(parents=True, exist_ok=True)
     with ExitStack() as cleanup:
         _interrupt_on_sigterm(cleanup)
-        # Embedded services (only where none is configured) live apart from `make run`'s.
-        os.environ.setdefault("MAMMAMIA_VAR_DIR", str(BASE_DIR / "var" / "e2e"))
+        # Embedded services (only where none is configured) live apart from `make run`'s, and per worker apart
+        # from each other's. Set before devservices is imported (it reads the folder then) and passed on to the
+        # stack's processes.
+        folder = var_dir(worker)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ["MAMMAMIA_VAR_DIR"] = str(folder)
         from mammamia import devservices, mailcatcher
 
-        _forget_dead_holders(Path(os.environ["MAMMAMIA_VAR_DIR"]) / "pg")
+        devservices.VAR_DIR = folder  # in case it was imported before
+        _forget_dead_holders(folder / "pg")
 
         started = time.monotonic()
         services = {**devservices.services_environment(cleanup)}
         server_url = os.environ.get("DATABASE_URL") or services["DATABASE_URL"]
-        broker_url = own_broker(os.environ.get("CELERY_BROKER_URL") or services["CELERY_BROKER_URL"])
-        database_url = fresh_database(server_url)
-        log(f"database {E2E_DATABASE} created fresh")
+        broker_url = own_broker(os.environ.get("CELERY_BROKER_URL") or services["CELERY_BROKER_URL"], worker)
+        database = database_name(worker)
+        database_url = fresh_database(server_url, database)
+        log(f"database {database} created fresh; broker {broker_url}; folder {folder}")
 
         mail_dir = artifacts / "mail"
         smtp_port = free_port()
@@ -270,7 +306,9 @@ def running_stack(artifacts: Path):
         vapid_public, vapid_private = generate_keys()
         env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "mammamia.settings",
+            "DJANGO_SETTINGS_MODULE": "e2e.settings",
+            "E2E_STATIC_ROOT": str(folder / "static"),
+            "E2E_CACHE_PREFIX": f"e2e{web_port}",
             "DEBUG": "0",
             "SECRET_KEY": "e2e-only-secret-key-" + "x" * 40,
             "ALLOWED_HOSTS": "127.0.0.1",

@@ -566,7 +566,7 @@ def fast_forward_to_end(stack, game_id: int, *, seed: int = 1, phase: str = "") 
 
     script = ["-c", FAST_FORWARD, str(game_id), str(seed), phase]
     result = subprocess.run(
-        [sys.executable, *script], cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        [sys.executable, *script], cwd=BASE_DIR, env=stack.env,
         capture_output=True, text=True, timeout=600, check=False,
     )
     expected = "active" if phase else "finished"

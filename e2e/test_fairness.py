@@ -89,7 +89,7 @@ def league_game(stack, slug: str, players) -> int:
 
     result = subprocess.run(
         [sys.executable, "-c", LEAGUE_GAME, slug, *(p.username for p in players)],
-        cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        cwd=BASE_DIR, env=stack.env,
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]

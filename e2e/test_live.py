@@ -32,10 +32,12 @@ def move_and_watch(table: Table) -> dict:
     wait_streaming(mover)
     token = page.locator("#live").get_attribute("data-live-token")
     table_requests: list[float] = []
+    urls: list[tuple[float, str]] = []
 
     def note(request) -> None:
         if f"/games/{table.game_id}/table/" in request.url:
             table_requests.append(time.monotonic())
+            urls.append((time.monotonic(), request.url))
 
     page.on("request", note)
     try:
@@ -48,7 +50,8 @@ def move_and_watch(table: Table) -> dict:
     finally:
         page.remove_listener("request", note)
     return {"polled": polled, "requests": len(table_requests), "after_commit": seen - committed,
-            "watcher": watcher.username}
+            "watcher": watcher.username,
+            "fetched": [f"{at - committed:+.2f}s {url.split('/games/', 1)[-1]}" for at, url in urls]}
 
 
 def test_a_move_reaches_the_other_page_by_push_and_after_a_restart(player_factory, checker, findings, mailbox,
@@ -58,7 +61,7 @@ def test_a_move_reaches_the_other_page_by_push_and_after_a_restart(player_factor
 
     first = move_and_watch(table)
     assert first["polled"] == [], f"{first['watcher']}'s page polled while its stream was open"
-    assert first["requests"] == 1, "one fetch of the partial, made because of the pushed event"
+    assert first["requests"] == 1, f"one fetch of the partial, made because of the pushed event: {first['fetched']}"
     assert first["after_commit"] < 1.0
 
     # The web server goes away and comes back: every page reconnects by itself and checks its version. Meanwhile
@@ -69,6 +72,6 @@ def test_a_move_reaches_the_other_page_by_push_and_after_a_restart(player_factor
         wait_streaming(player, timeout=30)
     again = move_and_watch(table)
     assert again["polled"] == [], "streaming again after the restart, not polling"
-    assert again["requests"] == 1
+    assert again["requests"] == 1, f"one fetch of the partial: {again['fetched']}"
     assert again["after_commit"] < 1.0
     print(f"live: first update {first['after_commit']:.3f}s, after the restart {again['after_commit']:.3f}s")

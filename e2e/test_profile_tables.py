@@ -74,7 +74,7 @@ print("seeded")
 def seed_history(stack, username: str) -> None:
     result = subprocess.run(
         [sys.executable, "-c", SEED, username], cwd=BASE_DIR,
-        env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        env=stack.env,
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert result.returncode == 0 and result.stdout.strip().endswith("seeded"), result.stderr[-2000:]

@@ -87,7 +87,7 @@ def server(stack, game_id: int, username: str, mode: str, seed: int = 1, old=Non
     if old is not None:
         args.append(json.dumps(old))
     result = subprocess.run(
-        args, cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        args, cwd=BASE_DIR, env=stack.env,
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]

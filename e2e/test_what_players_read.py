@@ -76,7 +76,7 @@ def on_server(stack, script: str, *args) -> str:
 
     result = subprocess.run(
         [sys.executable, "-c", script, *map(str, args)],
-        cwd=BASE_DIR, env={**stack.env, "DJANGO_SETTINGS_MODULE": "mammamia.settings"},
+        cwd=BASE_DIR, env=stack.env,
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]
