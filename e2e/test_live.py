@@ -24,12 +24,46 @@ def mover_and_watcher(table: Table) -> tuple[Player, Player]:
     return (a, b) if a.username in awaited else (b, a)
 
 
+def wait_table_fetches_done(page, game_id: int, still: float = 1.0, timeout: float = 30) -> None:
+    """Wait until ``page`` has no fetch of its table under way and has started none for ``still`` seconds.
+
+    After a restart a page's last poll can reach the cold server and take seconds; the stream's "ready" check
+    then waits behind it (htmx queues it) and goes out late, after the test's quiet window had begun: a fetch
+    of the reconnection, not of a move's news (seen once in two runs on two processes)."""
+    under_way: set = set()
+    last = [time.monotonic()]
+
+    def started(request) -> None:
+        if f"/games/{game_id}/table/" in request.url:
+            under_way.add(request)
+            last[0] = time.monotonic()
+
+    def ended(request) -> None:
+        if request in under_way:
+            under_way.discard(request)
+            last[0] = time.monotonic()
+
+    page.on("request", started)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    try:
+        deadline = time.monotonic() + timeout
+        # htmx marks #live "htmx-request" while its fetch is under way, one begun before we listened included.
+        while under_way or time.monotonic() - last[0] < still or page.locator("#live.htmx-request").count():
+            assert time.monotonic() < deadline, f"the page kept fetching its table for {timeout} s"
+            page.wait_for_timeout(100)  # lets Playwright deliver the page's events meanwhile
+    finally:
+        for event, handler in (("request", started), ("requestfinished", ended), ("requestfailed", ended)):
+            page.remove_listener(event, handler)
+
+
 def move_and_watch(table: Table) -> dict:
     """The awaited player moves; returns how the other's open page learnt about it."""
     mover, watcher = mover_and_watcher(table)
     page = watcher.page
     wait_streaming(watcher)
     wait_streaming(mover)
+    wait_table_fetches_done(page, table.game_id)
     token = page.locator("#live").get_attribute("data-live-token")
     table_requests: list[float] = []
     urls: list[tuple[float, str]] = []
