@@ -65,27 +65,25 @@ def move_and_watch(table: Table) -> dict:
     wait_streaming(mover)
     wait_table_fetches_done(page, table.game_id)
     token = page.locator("#live").get_attribute("data-live-token")
-    table_requests: list[float] = []
-    urls: list[tuple[float, str]] = []
+    fetches: list[tuple[float, str]] = []  # (when, address) of each fetch of the table
 
     def note(request) -> None:
         if f"/games/{table.game_id}/table/" in request.url:
-            table_requests.append(time.monotonic())
-            urls.append((time.monotonic(), request.url))
+            fetches.append((time.monotonic(), request.url))
 
     page.on("request", note)
     try:
         time.sleep(QUIET_SECONDS)
-        polled = list(table_requests)
+        polled = list(fetches)
         make_move(table, mover, konamon_policy)
         committed = time.monotonic()  # the mover's page has loaded the answer to its POST
         expect(page.locator("#live")).not_to_have_attribute("data-live-token", token, timeout=1000)
         seen = time.monotonic()
     finally:
         page.remove_listener("request", note)
-    return {"polled": polled, "requests": len(table_requests), "after_commit": seen - committed,
+    return {"polled": polled, "requests": len(fetches), "after_commit": seen - committed,
             "watcher": watcher.username,
-            "fetched": [f"{at - committed:+.2f}s {url.split('/games/', 1)[-1]}" for at, url in urls]}
+            "fetched": [f"{at - committed:+.2f}s {url.split('/games/', 1)[-1]}" for at, url in fetches]}
 
 
 def test_a_move_reaches_the_other_page_by_push_and_after_a_restart(player_factory, checker, findings, mailbox,
