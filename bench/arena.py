@@ -370,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             "target_deals": TARGET_DEALS,
             "rows": [row.summary() for row in rows],
         }
+        args.out.parent.mkdir(parents=True, exist_ok=True)  # a fresh clone has no bench/out/
         args.out.write_text(json.dumps(results, indent=1) + "\n")
         return results
 

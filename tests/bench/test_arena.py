@@ -117,3 +117,11 @@ def test_the_readme_block_is_rewritten_from_the_records_and_says_which_rows_are_
     assert "old figures" not in text and text.startswith("# Site\n") and text.endswith("\n\nAfter.\n")
     assert "1 of 1 rows at 3–3 of the 400 deals" in text
     assert "| hidden-number | 2 | strong vs normal | 3 |" in text
+
+
+def test_the_results_go_into_a_folder_that_does_not_exist_yet(tmp_path):
+    # A fresh clone has no bench/out/: `--out bench/out/arena-b.json` crashed after the first block.
+    out, records = tmp_path / "out" / "arena-b.json", tmp_path / "deals.jsonl"
+    base = ["--only", "hidden-number", "--players", "2", "--pairs", "strong-normal", "--budget", "4"]
+    assert arena.main([*base, "--deals", "1", "--out", str(out), "--records", str(records)]) == 0
+    assert json.loads(out.read_text())["rows"][0]["deals"] == 1
