@@ -3,7 +3,11 @@ the simultaneous choice of action cards, then each card worked step by step."""
 
 from __future__ import annotations
 
-from e2e.tables import Choice, button_move, check_the_end, play_to_end, start_game, summary
+import re
+
+from playwright.sync_api import expect
+
+from e2e.tables import Choice, button_move, check_the_end, play_to_end, seeded_game, start_game, summary
 
 STEPS = ("prep", "bake", "hand_over")
 
@@ -41,3 +45,50 @@ def test_konamon_two_people_to_the_end(player_factory, checker, findings, mailbo
     assert table.keyboard_forms == table.form_kinds, "some move forms were not made by keyboard"
     assert table.live_updates, "no page updated by itself"
     assert table.mail_links_followed >= 1
+
+
+def test_the_card_ticked_to_play_is_greyed_out_among_the_discards(player_factory, checker, stack):
+    # Seed 561, two players: a seat holds 45 46 49 53 56, no two adding up to 90 or less, so the form asks
+    # for a card to play and another to discard (static/js/game.js keeps the two groups apart).
+    players = [player_factory("discard", "phone"), player_factory("discard", "desktop")]
+    game_id = seeded_game(stack, "konamon", 561, 0, players)
+    heading = "#moves h2:text-is('Play one card, discard one')"
+    for player in players:
+        player.page.goto(f"/games/{game_id}/")
+    player = next(p for p in players if p.page.locator(heading).count())  # the seat dealt 45 46 49 53 56
+    page = player.page
+    form = page.locator("#moves")
+
+    def selector(group: str, card: int) -> str:
+        return f"input[type=radio][name='{group}'][value='{card}']"
+
+    def radio(group: str, card: int):
+        return form.locator(selector(group, card))
+
+    def card(group: str, card: int):  # the card's picture, the label a player taps
+        return form.locator("label", has=page.locator(selector(group, card)))
+
+    def tap(group: str, number: int) -> None:
+        card(group, number).click()
+        expect(radio(group, number)).to_be_checked()
+
+    tap("play", 49)
+    expect(radio("discard", 49)).to_be_disabled()
+    expect(form.locator("input[name='discard']:disabled")).to_have_count(1)
+    expect(form.locator("input[name='play']:disabled")).to_have_count(0)
+    tap("discard", 56)
+    expect(radio("play", 56)).to_be_disabled()
+    checker.page(page, f"play one, discard one, both ticked ({player.viewport})", axe=True,
+                 axe_key=f"kn-discard-{player.viewport}")
+    checker.shot(page, "discard-greyed", player.username)
+    # A greyed card cannot be ticked; another card to play keeps the discard and frees the first one.
+    card("play", 56).click(force=True)  # a tap on a greyed card does nothing
+    expect(radio("play", 56)).not_to_be_checked()
+    tap("play", 45)
+    expect(radio("discard", 56)).to_be_checked()
+    expect(radio("discard", 45)).to_be_disabled()
+    expect(radio("discard", 49)).to_be_enabled()
+    with page.expect_navigation():
+        form.get_by_role("button", name="Play and discard").click()
+    expect(page.locator("body")).to_contain_text(re.compile(r"chose No\. 45 \(secret until the reveal\)"))
+    expect(page.locator("body")).to_contain_text("set No. 56 aside to discard")

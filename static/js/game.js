@@ -257,3 +257,42 @@
   document.addEventListener("htmx:afterSwap", followSwap);
   phone.addEventListener("change", function () { if (!phone.matches) { close(false); } });
 })();
+
+// Radio groups that must take different values (Konamon!'s "card to play" and "card to discard", two players
+// without a pair): the value ticked in one group is greyed out (disabled) in the others, so the form cannot send
+// a move the server would refuse ("You cannot discard the card you play"). The server still checks; without
+// the script it says so.
+(function () {
+  "use strict";
+  function keepDistinct(form, changed) {
+    var groups = form ? Array.prototype.slice.call(form.querySelectorAll("fieldset[data-distinct]")) : [];
+    if (groups.length < 2) { return; }
+    // The group just changed keeps its value; in the others (in page order) a value already ticked is
+    // unticked: a form the browser restored (back, reload) may hold the same card twice.
+    var first = changed ? groups.filter(function (group) { return group.contains(changed); }) : [];
+    var order = first.concat(groups.filter(function (group) { return first.indexOf(group) < 0; }));
+    var ticked = order.map(function () { return null; });
+    order.forEach(function (group, index) {
+      var radio = group.querySelector("input[type=radio]:checked");
+      if (radio && ticked.indexOf(radio.value) >= 0) { radio.checked = false; radio = null; }
+      ticked[index] = radio ? radio.value : null;
+    });
+    order.forEach(function (group, index) {
+      group.querySelectorAll("input[type=radio]").forEach(function (radio) {
+        radio.disabled = ticked.some(function (value, other) { return other !== index && value === radio.value; });
+      });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var radio = event.target;
+    if (radio.type === "radio" && radio.closest && radio.closest("fieldset[data-distinct]")) {
+      keepDistinct(radio.form, radio);
+    }
+  });
+  function all() {
+    document.querySelectorAll("form").forEach(function (form) { keepDistinct(form, null); });
+  }
+  document.addEventListener("DOMContentLoaded", all);
+  window.addEventListener("pageshow", all);
+  document.addEventListener("htmx:afterSettle", all);
+})();

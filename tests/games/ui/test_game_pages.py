@@ -195,3 +195,4 @@ def test_konamon_forms_offer_every_choice_of_a_six_card_hand(hands, drawn, kind)
     else:
         assert len(legal) == 30
         assert moves.count('name="play"') == 6 and moves.count('name="discard"') == 6
+        assert moves.count("<fieldset class=\"mv__group\" data-distinct>") == 2  # static/js/game.js keeps them apart
