@@ -72,6 +72,17 @@ class Stack:
     def url(self, path: str) -> str:
         return self.base_url + path
 
+    def run_script(self, script: str, *args: object, timeout: float = 120) -> str:
+        """The last line ``script`` prints, run by Python with the site's settings and database (as the
+        server would): for the tests that set a game up, or move it on, from the server side."""
+        result = subprocess.run(
+            [sys.executable, "-c", script, *map(str, args)],
+            cwd=BASE_DIR, env=self.env, capture_output=True, text=True, timeout=timeout, check=False,
+        )
+        assert result.returncode == 0, result.stderr[-2000:]
+        lines = result.stdout.strip().splitlines()
+        return lines[-1] if lines else ""
+
     def check_alive(self) -> None:
         """Fail loudly when a server process died under the tests."""
         dead = {name: p.returncode for name, p in self.processes.items() if p.poll() is not None}

@@ -85,15 +85,7 @@ print(LeagueGame.objects.get(league=league).game_id)
 
 def league_game(stack, slug: str, players) -> int:
     """The one game of a league of ``players``, started on the server as beat's task does: seated, not dealt."""
-    from e2e.stack import BASE_DIR
-
-    result = subprocess.run(
-        [sys.executable, "-c", LEAGUE_GAME, slug, *(p.username for p in players)],
-        cwd=BASE_DIR, env=stack.env,
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return int(result.stdout.strip().splitlines()[-1])
+    return int(stack.run_script(LEAGUE_GAME, slug, *(p.username for p in players)))
 
 
 def test_a_league_players_page_sends_their_bits_and_the_game_starts_when_everyones_are_in(

@@ -8,12 +8,7 @@ pages is the game tests' work, not this one's."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from playwright.sync_api import expect
-
-from e2e.stack import BASE_DIR
 
 SEED = r"""
 import datetime as dt, hashlib, random, sys
@@ -72,12 +67,7 @@ print("seeded")
 
 
 def seed_history(stack, username: str) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", SEED, username], cwd=BASE_DIR,
-        env=stack.env,
-        capture_output=True, text=True, timeout=300, check=False,
-    )
-    assert result.returncode == 0 and result.stdout.strip().endswith("seeded"), result.stderr[-2000:]
+    assert stack.run_script(SEED, username, timeout=300) == "seeded"
 
 
 def box(page, selector: str) -> dict:

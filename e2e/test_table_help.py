@@ -13,8 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.support import axe_violations
-from e2e.tables import fast_forward_to_end
-from e2e.test_what_players_read import seeded_game
+from e2e.tables import fast_forward_to_end, seeded_game
 
 PHONE_390 = {"width": 390, "height": 844}
 # What the help adds: the explanations, "What can I do now?" and every card that explains itself.

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -81,17 +79,8 @@ print(json.dumps({"found": None}))
 
 
 def server(stack, game_id: int, username: str, mode: str, seed: int = 1, old=None) -> dict:
-    from e2e.stack import BASE_DIR
-
-    args = [sys.executable, "-c", TURN_SCRIPT, str(game_id), username, mode, str(seed)]
-    if old is not None:
-        args.append(json.dumps(old))
-    result = subprocess.run(
-        args, cwd=BASE_DIR, env=stack.env,
-        capture_output=True, text=True, timeout=300, check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    extra = [json.dumps(old)] if old is not None else []
+    return json.loads(stack.run_script(TURN_SCRIPT, game_id, username, mode, seed, *extra, timeout=300))
 
 
 # The page's scroll and the move sheet's own (issue 32: on a phone the form opens as a sheet over the table).

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from e2e.support import open_menu
-from e2e.tables import fast_forward_to_end, start_game
+from e2e.tables import fast_forward_to_end, seeded_game, start_game
 
 PHONE_390 = {"width": 390, "height": 844}
 
@@ -42,45 +42,6 @@ def test_a_called_off_game_says_so_at_the_top_and_shows_its_seed(player_factory,
         expect(deal_check).not_to_contain_text("once the game is over")
         checker.page(page, f"called-off game ({player.viewport})", axe=True, axe_key=f"called-off-{player.viewport}")
         shots(checker, page, "called-off", player.is_phone)
-
-
-SEEDED_GAME = """
-import sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from games.lobby import services
-slug, seed, bots, hours, *usernames = sys.argv[1:]
-services.new_seed = lambda: int(seed)  # this run's deal: the test needs one outcome in particular
-users = [get_user_model().objects.get(username=name) for name in usernames]
-game = services.create_game(user=users[0], engine_slug=slug, players=len(users) + int(bots), bots=int(bots),
-                            time_limit_hours=int(hours))
-for user in users[1:]:
-    services.join_game(user=user, game_id=game.pk)
-print(game.pk)
-"""
-
-
-def seeded_game(stack, slug: str, seed: int, bots: int, players, hours: int = 0) -> int:
-    """A game created on the server with the deal of ``seed`` (``create_game``, as the form posts to) and a
-    per-move limit of ``hours`` (0: none)."""
-    return int(on_server(stack, SEEDED_GAME, slug, seed, bots, hours, *(p.username for p in players)))
-
-
-def on_server(stack, script: str, *args) -> str:
-    """The last line ``script`` prints, run with the site's settings and database (as the server would)."""
-    import subprocess
-    import sys
-
-    from e2e.stack import BASE_DIR
-
-    result = subprocess.run(
-        [sys.executable, "-c", script, *map(str, args)],
-        cwd=BASE_DIR, env=stack.env,
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result.stdout.strip().splitlines()[-1]
 
 
 def open_resign_and_tick(page) -> None:
@@ -146,7 +107,7 @@ def test_a_live_update_keeps_resign_open_and_its_box_ticked(player_factory, chec
         expect(page.locator("html")).to_have_attribute("data-live", "streaming", timeout=15_000)
         token = page.locator("#live").get_attribute("data-live-token")
         open_resign_and_tick(page)
-        on_server(stack, ONE_HUMAN_MOVE, game_id)  # someone moves (from another device, for this page's own player)
+        stack.run_script(ONE_HUMAN_MOVE, game_id)  # someone moves (from another device, for this page's own player)
         expect(page.locator("#live")).not_to_have_attribute("data-live-token", token, timeout=30_000)
         expect(page.locator("details#resign")).to_have_attribute("open", "")
         expect(page.get_by_label("Yes, I resign from this game.")).to_be_checked()
