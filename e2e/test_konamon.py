@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from e2e.tables import Choice, button_move, check_the_end, play_to_end, seeded_game, start_game, summary
+from e2e.tables import (
+    Choice,
+    button_move,
+    check_the_end,
+    play_to_end,
+    seeded_game,
+    send_radio_choice,
+    start_game,
+    summary,
+)
 
 STEPS = ("prep", "bake", "hand_over")
 
@@ -47,10 +57,12 @@ def test_konamon_two_people_to_the_end(player_factory, checker, findings, mailbo
     assert table.mail_links_followed >= 1
 
 
-def test_the_card_ticked_to_play_is_greyed_out_among_the_discards(player_factory, checker, stack):
-    # Seed 561, two players: a seat holds 45 46 49 53 56, no two adding up to 90 or less, so the form asks
-    # for a card to play and another to discard (static/js/game.js keeps the two groups apart).
-    players = [player_factory("discard", "phone"), player_factory("discard", "desktop")]
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_the_card_ticked_to_play_is_greyed_out_among_the_discards(viewport, player_factory, checker, stack):
+    # Seed 561, two players: the seat of the second to join holds 45 46 49 53 56, no two adding up to 90 or less,
+    # so the form asks for a card to play and another to discard (static/js/game.js keeps the two groups apart).
+    other = "desktop" if viewport == "phone" else "phone"
+    players = [player_factory("discard", other), player_factory("discard", viewport)]
     game_id = seeded_game(stack, "konamon", 561, 0, players)
     heading = "#moves h2:text-is('Play one card, discard one')"
     for player in players:
@@ -59,14 +71,11 @@ def test_the_card_ticked_to_play_is_greyed_out_among_the_discards(player_factory
     page = player.page
     form = page.locator("#moves")
 
-    def selector(group: str, card: int) -> str:
-        return f"input[type=radio][name='{group}'][value='{card}']"
+    def radio(group: str, number: int, within=form):
+        return within.locator(f"input[type=radio][name='{group}'][value='{number}']")
 
-    def radio(group: str, card: int):
-        return form.locator(selector(group, card))
-
-    def card(group: str, card: int):  # the card's picture, the label a player taps
-        return form.locator("label", has=page.locator(selector(group, card)))
+    def card(group: str, number: int):  # the card's picture, the label a player taps
+        return form.locator("label", has=radio(group, number, within=page))
 
     def tap(group: str, number: int) -> None:
         card(group, number).click()
@@ -88,7 +97,6 @@ def test_the_card_ticked_to_play_is_greyed_out_among_the_discards(player_factory
     expect(radio("discard", 56)).to_be_checked()
     expect(radio("discard", 45)).to_be_disabled()
     expect(radio("discard", 49)).to_be_enabled()
-    with page.expect_navigation():
-        form.get_by_role("button", name="Play and discard").click()
+    send_radio_choice(page, Choice(radios={"play": 45, "discard": 56}))  # as ticked: sends "Play and discard"
     expect(page.locator("body")).to_contain_text(re.compile(r"chose No\. 45 \(secret until the reveal\)"))
     expect(page.locator("body")).to_contain_text("set No. 56 aside to discard")

@@ -264,20 +264,18 @@
 // the script it says so.
 (function () {
   "use strict";
-  function keepDistinct(form, changed) {
-    var groups = form ? Array.prototype.slice.call(form.querySelectorAll("fieldset[data-distinct]")) : [];
+  function keepDistinct(form) {
+    var groups = form.querySelectorAll("fieldset[data-distinct]");
     if (groups.length < 2) { return; }
-    // The group just changed keeps its value; in the others (in page order) a value already ticked is
-    // unticked: a form the browser restored (back, reload) may hold the same card twice.
-    var first = changed ? groups.filter(function (group) { return group.contains(changed); }) : [];
-    var order = first.concat(groups.filter(function (group) { return first.indexOf(group) < 0; }));
-    var ticked = order.map(function () { return null; });
-    order.forEach(function (group, index) {
+    // A tap cannot tick a greyed value; a form the browser restored (back, reload) may hold one value twice:
+    // the later group's tick goes.
+    var ticked = [];
+    groups.forEach(function (group) {
       var radio = group.querySelector("input[type=radio]:checked");
       if (radio && ticked.indexOf(radio.value) >= 0) { radio.checked = false; radio = null; }
-      ticked[index] = radio ? radio.value : null;
+      ticked.push(radio ? radio.value : null);
     });
-    order.forEach(function (group, index) {
+    groups.forEach(function (group, index) {
       group.querySelectorAll("input[type=radio]").forEach(function (radio) {
         radio.disabled = ticked.some(function (value, other) { return other !== index && value === radio.value; });
       });
@@ -285,13 +283,9 @@
   }
   document.addEventListener("change", function (event) {
     var radio = event.target;
-    if (radio.type === "radio" && radio.closest && radio.closest("fieldset[data-distinct]")) {
-      keepDistinct(radio.form, radio);
-    }
+    if (radio.type === "radio" && radio.form && radio.closest("fieldset[data-distinct]")) { keepDistinct(radio.form); }
   });
-  function all() {
-    document.querySelectorAll("form").forEach(function (form) { keepDistinct(form, null); });
-  }
+  function all() { document.querySelectorAll("form").forEach(keepDistinct); }
   document.addEventListener("DOMContentLoaded", all);
   window.addEventListener("pageshow", all);
   document.addEventListener("htmx:afterSettle", all);
