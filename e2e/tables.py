@@ -207,18 +207,34 @@ ASKS_JS = """(b) => {
 }"""
 
 
+# Before a tap or key that may send a move. A form that went out (its submit event not cancelled, as the bar's
+# script cancels it to ask) is noted: the page that answers it must be waited for, and a table replaced meanwhile
+# by the news of that very move (static/js/live.js swaps #live while the POST is under way) is not that page.
+# Taking it for the answer let a test read the next page while it was still being parsed (no player rows yet).
+WATCH_SEND_JS = """() => {
+  window.__mmBefore = true;
+  window.__mmSent = false;
+  window.__mmForm = document.querySelector('#moves form');
+  if (!window.__mmWatching) {
+    window.__mmWatching = true;
+    window.addEventListener('submit', (event) => { if (!event.defaultPrevented) { window.__mmSent = true; } });
+  }
+}"""
+# Then: a new page (the move's answer), or, when nothing went, the bar asking or the form replaced by news.
+SENT_OR_ASKED_JS = (
+    "() => !window.__mmBefore || (!window.__mmSent && (!!document.querySelector('.confirm-bar')"
+    " || !window.__mmForm || !document.contains(window.__mmForm)))"
+)
+
+
 def send_asking_move(table: Table | None, player: Player, act, *, keyboard: bool) -> None:
     """``act`` (a tap or a key) sends a one-tap move the page should ask about: confirm it with the bar, or, when
     the page went straight on (a Konamon! card's later steps once its first was confirmed, issue 32), wait for
     the new page."""
     page = player.page
-    page.evaluate("window.__mmBefore = true; window.__mmForm = document.querySelector('#moves form')")
+    page.evaluate(WATCH_SEND_JS)
     act()
-    # The bar, a new page, or the table swapped in place (htmx) with a new form.
-    page.wait_for_function(
-        "() => !window.__mmBefore || !!document.querySelector('.confirm-bar')"
-        " || !window.__mmForm || !document.contains(window.__mmForm)"
-    )
+    page.wait_for_function(SENT_OR_ASKED_JS)
     if page.locator(".confirm-bar").count():
         confirm_bar_send(table, player, keyboard=keyboard)
     else:

@@ -19,7 +19,17 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.support import Player
-from e2e.tables import ASKS_JS, TARGET, Choice, awaited_usernames, finished, offer, start_game
+from e2e.tables import (
+    ASKS_JS,
+    SENT_OR_ASKED_JS,
+    TARGET,
+    WATCH_SEND_JS,
+    Choice,
+    awaited_usernames,
+    finished,
+    offer,
+    start_game,
+)
 from e2e.test_konamon import konamon_policy
 from e2e.test_mamma_mia import mamma_mia_policy
 from e2e.test_marumiere import marumiere_policy
@@ -53,19 +63,15 @@ def command(page: Page, text: str) -> str:
 
 def send(page: Page, key: str) -> None:
     """Press ``key`` on the focused move control; confirm with the focused Send when the page asks."""
-    page.evaluate("window.__mmBefore = true; window.__mmForm = document.querySelector('#moves form')")
+    page.evaluate(WATCH_SEND_JS)
     asks = page.locator(f"[{TARGET}]").evaluate(ASKS_JS)
     page.keyboard.press(key)
-    page.wait_for_function(
-        "() => !window.__mmBefore || !!document.querySelector('.confirm-bar')"
-        " || !window.__mmForm || !document.contains(window.__mmForm)"
-    )
+    page.wait_for_function(SENT_OR_ASKED_JS)
     if asks and page.locator(".confirm-bar").count():
         send_button = page.locator(".confirm-bar").get_by_role("button", name="Send")
         expect(send_button).to_be_focused()
-        page.evaluate("window.__mmBefore = true")
         page.keyboard.press("Enter")
-        page.wait_for_function("() => !window.__mmBefore || !window.__mmForm || !document.contains(window.__mmForm)")
+        page.wait_for_function(SENT_OR_ASKED_JS)  # the bar's Send submits the form: the new page
     page.wait_for_load_state()
 
 
@@ -101,6 +107,17 @@ def keyboard_move(page: Page, kind: dict, choice: Choice, moves: int) -> None:
     mark(page, "#moves button[type=submit]:not([name])")
     assert tab_until(page, focused), "the submit button cannot be reached with Tab"
     send(page, "Enter")
+
+
+def what_the_page_shows(page: Page, checker) -> str:
+    """For a failure message: where the page is and what its table says (and a screenshot)."""
+    shot = checker.shot(page, "nobody-awaited", "keyboard")
+    shows = page.evaluate(
+        "() => ({url: location.href, live: document.documentElement.dataset.live || '',"
+        " rows: document.querySelectorAll('.player-row').length,"
+        " status: (document.querySelector('.turn-status') || document.body).innerText.slice(0, 300)})"
+    )
+    return f"{shows} (screenshot {shot.name})"
 
 
 def announced(page: Page) -> str:
@@ -166,7 +183,7 @@ def test_a_whole_game_by_keyboard_alone_with_the_news_read_out(slug, player_fact
         if finished(fresh):
             break
         awaited = [by_name[u] for u in awaited_usernames(fresh) if u in by_name]
-        assert awaited, f"{slug}: nobody awaited after {moves} moves"
+        assert awaited, f"{slug}: nobody awaited after {moves} moves: {what_the_page_shows(fresh, checker)}"
         # The one to move next: the other player first (its page, left open, must show the move by itself).
         mover = next((p for p in awaited if p is not last_mover), awaited[0])
         page = mover.page
