@@ -396,7 +396,9 @@ class Checker:
     def shot(self, page: Page, moment: str, who: str) -> Path:
         size = "phone" if page.viewport_size == PHONE else "desktop"
         path = self.shots / f"{next(self._shot_number):02d}-{moment}-{who}-{size}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # A picture for people, not a check: a page screens tall (the fairness check page at the end is some
+        # 30,000 px on a phone) may take longer than an action's 15 s on a busy machine.
+        page.screenshot(path=str(path), full_page=True, timeout=60_000)
         return path
 
 
